@@ -1,0 +1,713 @@
+//! AWR HTML reports (`awrrpt.sql`, `awrgrpt.sql`, PDB reports), 11.2.0.3 to 19c.
+//!
+//! Sections are found by their table `summary` text or the heading before them, never by position:
+//!
+//! | section | instance report (`summary` / heading) | RAC global report |
+//! |---|---|---|
+//! | database | "database instance information" (one table up to 12.1, two from 12.2) | "Database Summary" |
+//! | instances | same, plus "host information" | "Database Instances Included In Report", "OS Statistics By Instance" |
+//! | snapshots | "snapshot information" (`Begin Snap:`, `End Snap:`, `Elapsed:`, `DB Time:`) | "Database Summary" (`Begin`, `End`, `DB time`, `Elapsed time` in minutes) |
+//! | Load Profile | "load profile" | — |
+//! | IO Profile (11.2.0.4+) | "IO profile" | "IO Profile (Global)" |
+//! | Instance Efficiency | "instance efficiency percentages" | — (only Global Cache Efficiency) |
+//! | Instance Activity Stats | 11.2.0.3 `Instance Activity Stats`; 11.2.0.4 `Key …` + `Other Instance Activity Stats`; 12.1+ `Key …` + `Instance Activity Stats` | `System Statistics (Global)` (cluster `per Second`) |
+//! | IOStat | `IOStat by Function summary`, `IOStat by Filetype summary` | `IOStat by Function`, `IOStat by File Type` (`I#` column) |
+//! | waits | `Foreground Wait Events`, `Background Wait Events` | `… (Global)` |
+//!
+//! Tolerated quirks (each has a test): upper-case tags, unquoted attributes and CRLF (browser
+//! re-saves), SQL*Plus text before `<html>` and after `</html>` (spool files), windows-1252 bytes,
+//! `&nbsp;` and blank cells (unknown), thousands separators, `K/M/G/T` suffixes, 12c duration
+//! strings. A cell that cannot be read becomes unknown and adds a warning naming the section and
+//! the row; it never becomes 0.
+//!
+//! Example (excerpt of a real 11.2.0.4 report → record):
+//! `<tr><td>physical read total IO requests</td><td>4,111,567</td><td>1,140.38</td><td>44.80</td></tr>`
+//! in `Other Instance Activity Stats` → `ActivityStat { name: "physical read total IO requests",
+//! total: Some(4111567.0), per_second: Some(1140.38), per_trans: Some(44.8), .. }`.
+
+use std::collections::HashMap;
+
+use super::*;
+use crate::error::{Location, ParseError};
+use crate::html::{self, Document, Table};
+use crate::num::{self, Scale};
+
+/// Does this text look like an AWR HTML report? Cheap check on the first 256 KiB.
+pub fn looks_like(text: &str) -> bool {
+    let mut end = text.len().min(256 * 1024);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = text[..end].to_ascii_lowercase();
+    head.contains("<table") && head.contains("workload repository")
+}
+
+fn norm(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase()
+}
+
+fn label(s: &str) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    s.trim_end_matches(':').trim().to_string()
+}
+
+/// Column index by normalised header name; the first column of that name wins.
+struct Cols(HashMap<String, usize>);
+
+impl Cols {
+    fn of(t: &Table) -> Cols {
+        let mut m = HashMap::new();
+        for (i, c) in t.columns().iter().enumerate() {
+            m.entry(norm(c)).or_insert(i);
+        }
+        Cols(m)
+    }
+    fn get(&self, names: &[&str]) -> Option<usize> {
+        names.iter().find_map(|n| self.0.get(*n).copied())
+    }
+}
+
+fn cell<'a>(row: &[&'a str], i: Option<usize>) -> &'a str {
+    i.and_then(|i| row.get(i).copied()).unwrap_or("")
+}
+
+struct Ctx {
+    warnings: Vec<String>,
+}
+
+impl Ctx {
+    fn num(&mut self, t: &Table, what: &str, s: &str, scale: Scale) -> Option<f64> {
+        match num::number(s, scale) {
+            Ok(v) => v,
+            Err(e) => {
+                self.warnings.push(format!(
+                    "section '{}' (line {}), {}: {} — treated as unknown",
+                    t.name(),
+                    t.line,
+                    what,
+                    e
+                ));
+                None
+            }
+        }
+    }
+    fn dur(&mut self, t: &Table, what: &str, s: &str, bare_ms: f64) -> Option<f64> {
+        match num::duration_ms(s, bare_ms) {
+            Ok(v) => v,
+            Err(e) => {
+                self.warnings.push(format!(
+                    "section '{}' (line {}), {}: {} — treated as unknown",
+                    t.name(),
+                    t.line,
+                    what,
+                    e
+                ));
+                None
+            }
+        }
+    }
+}
+
+fn find<'a>(doc: &'a Document, pred: impl Fn(&str, &str) -> bool) -> Option<&'a Table> {
+    doc.tables
+        .iter()
+        .find(|t| pred(&norm(&t.summary), &norm(&t.heading)))
+}
+
+fn find_all<'a>(
+    doc: &'a Document,
+    pred: impl Fn(&str, &str) -> bool + 'a,
+) -> impl Iterator<Item = &'a Table> + 'a {
+    doc.tables
+        .iter()
+        .filter(move |t| pred(&norm(&t.summary), &norm(&t.heading)))
+}
+
+/// Header row → value map of the first data row of a table (normalised column names).
+fn first_record(t: &Table) -> HashMap<String, String> {
+    let cols = t.columns();
+    let mut m = HashMap::new();
+    if let Some(row) = t.data().next() {
+        for (i, c) in cols.iter().enumerate() {
+            if let Some(v) = row.get(i) {
+                m.entry(norm(c)).or_insert_with(|| v.to_string());
+            }
+        }
+    }
+    m
+}
+
+fn yes_no(s: Option<&String>) -> Option<bool> {
+    match s.map(|s| s.trim().to_ascii_uppercase()).as_deref() {
+        Some("YES") => Some(true),
+        Some("NO") => Some(false),
+        _ => None,
+    }
+}
+
+fn opt_str(s: Option<&String>) -> Option<String> {
+    s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+fn opt_u32(s: Option<&String>) -> Option<u32> {
+    s.and_then(|s| num::number(s, Scale::Decimal).ok().flatten())
+        .map(|v| v as u32)
+}
+
+/// Parses an AWR HTML report from decoded text.
+///
+/// # Errors
+/// - [`ParseError::UnknownFormat`] when no `WORKLOAD REPOSITORY` heading or AWR table is found;
+/// - [`ParseError::Truncated`] when `</html>` or the end of a table is missing (names the last section);
+/// - [`ParseError::Section`] when the database header, the snapshot table or every Instance
+///   Activity Stats table is missing.
+pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
+    let doc = html::parse(text);
+    let title_heading = doc
+        .headings
+        .iter()
+        .find(|(h, _)| h.to_ascii_uppercase().contains("WORKLOAD REPOSITORY"))
+        .map(|(h, _)| h.clone());
+    let Some(title) = title_heading else {
+        return Err(ParseError::UnknownFormat {
+            reason: if doc.saw_html {
+                format!(
+                    "HTML without a 'WORKLOAD REPOSITORY' heading (title '{}', {} tables): expected an Oracle AWR report",
+                    doc.title,
+                    doc.tables.len()
+                )
+            } else {
+                "no HTML markup and no 'WORKLOAD REPOSITORY' heading: expected an Oracle AWR HTML report".into()
+            },
+        });
+    };
+    if let Some(t) = doc.tables.iter().rev().find(|t| !t.closed) {
+        return Err(ParseError::Truncated {
+            what: "the file ends inside a table (no </table>)".into(),
+            at: Location {
+                line: Some(t.line),
+                section: Some(t.name().to_string()),
+            },
+        });
+    }
+    if !doc.saw_html_end {
+        let last = doc.tables.last();
+        return Err(ParseError::Truncated {
+            what: "no closing </html>: the report stops after its last complete section".into(),
+            at: Location {
+                line: last.map(|t| t.line),
+                section: last.map(|t| t.name().to_string()),
+            },
+        });
+    }
+    let up = title.to_ascii_uppercase();
+    let kind = if up.contains("(RAC)") {
+        ReportKind::RacGlobal
+    } else if up.contains("PDB REPORT") {
+        ReportKind::Pdb
+    } else {
+        ReportKind::Instance
+    };
+    let mut cx = Ctx {
+        warnings: Vec::new(),
+    };
+    let (db, instances, snapshots) = match kind {
+        ReportKind::RacGlobal => header_global(&doc, &mut cx)?,
+        _ => header_instance(&doc, &mut cx)?,
+    };
+    let activity = activity(&doc, &mut cx);
+    if activity.is_empty() {
+        return Err(ParseError::section(
+            "Instance Activity Stats",
+            None,
+            "a table of statistics with columns Statistic, Total, per Second, per Trans (Instance Activity Stats or System Statistics (Global))",
+            "no such table",
+        ));
+    }
+    Ok(AwrReport {
+        kind,
+        title,
+        db,
+        instances,
+        snapshots,
+        load_profile: load_profile(&doc, &mut cx),
+        io_profile: io_profile(&doc, &mut cx),
+        efficiency: efficiency(&doc, &mut cx),
+        activity,
+        iostat_function: iostat(&doc, &mut cx, false),
+        iostat_filetype: iostat(&doc, &mut cx, true),
+        wait_events: wait_events(&doc, &mut cx),
+        warnings: cx.warnings,
+        encoding: String::new(),
+    })
+}
+
+type Header = (DbInfo, Vec<InstanceInfo>, Snapshots);
+
+fn missing(section: &str, expected: &str) -> ParseError {
+    ParseError::section(section, None, expected, "no such table")
+}
+
+fn header_instance(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
+    let mut rec: HashMap<String, String> = HashMap::new();
+    let mut found = false;
+    for t in find_all(doc, |s, _| s.contains("database instance information")) {
+        found = true;
+        for (k, v) in first_record(t) {
+            rec.entry(k).or_insert(v);
+        }
+    }
+    if !found {
+        return Err(missing(
+            "report header",
+            "a table with summary 'This table displays database instance information' (DB Name, DB Id, Instance …)",
+        ));
+    }
+    let db_id = rec
+        .get("db id")
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .ok_or_else(|| {
+            ParseError::section(
+                "database instance information",
+                None,
+                "a numeric DB Id",
+                rec.get("db id")
+                    .map(|s| format!("'{s}'"))
+                    .unwrap_or_else(|| "no DB Id column".into()),
+            )
+        })?;
+    let mut db = DbInfo {
+        db_name: rec.get("db name").cloned().unwrap_or_default(),
+        db_id,
+        unique_name: opt_str(rec.get("unique name")),
+        role: opt_str(rec.get("role")),
+        edition: opt_str(rec.get("edition")),
+        release: rec.get("release").cloned().unwrap_or_default(),
+        rac: yes_no(rec.get("rac")),
+        cdb: yes_no(rec.get("cdb")),
+        containers: Vec::new(),
+    };
+    if let Some(t) = find(doc, |s, _| s.contains("pdb instance information")) {
+        let cols = Cols::of(t);
+        let (id, name) = (
+            cols.get(&["container db id"]),
+            cols.get(&["container name"]),
+        );
+        for row in t.data() {
+            if let Some(v) = cell(&row, id).trim().parse::<u64>().ok() {
+                let n = cell(&row, name).to_string();
+                if !db.containers.iter().any(|(i, _)| *i == v) {
+                    db.containers.push((v, n));
+                }
+            }
+        }
+    }
+    let host = find(doc, |s, _| s.contains("host information"))
+        .map(first_record)
+        .unwrap_or_default();
+    let inst = InstanceInfo {
+        name: rec.get("instance").cloned().unwrap_or_default(),
+        number: opt_u32(rec.get("inst num")).unwrap_or(1),
+        startup: rec.get("startup time").and_then(|s| num::awr_datetime(s)),
+        host: opt_str(host.get("host name")),
+        platform: opt_str(host.get("platform")),
+        cpus: opt_u32(host.get("cpus")),
+        cores: opt_u32(host.get("cores")),
+        sockets: opt_u32(host.get("sockets")),
+        memory_gb: host
+            .get("memory (gb)")
+            .and_then(|s| num::number(s, Scale::Decimal).ok().flatten()),
+    };
+    let t = find(doc, |s, _| s.contains("snapshot information")).ok_or_else(|| {
+        missing(
+            "snapshot information",
+            "a table with summary 'This table displays snapshot information' (Begin Snap, End Snap, Elapsed)",
+        )
+    })?;
+    let cols = Cols::of(t);
+    let (id_c, time_c) = (cols.get(&["snap id"]), cols.get(&["snap time"]));
+    let mut snaps = Snapshots::default();
+    for row in t.data() {
+        let lab = norm(cell(&row, Some(0)));
+        let id = cell(&row, id_c).trim().replace(',', "").parse::<u64>().ok();
+        let time = cell(&row, time_c);
+        match lab.trim_end_matches(':') {
+            "begin snap" => {
+                snaps.begin_id = id.unwrap_or(0);
+                snaps.begin_time = num::awr_datetime(time);
+            }
+            "end snap" => {
+                snaps.end_id = id.unwrap_or(0);
+                snaps.end_time = num::awr_datetime(time);
+            }
+            "elapsed" => snaps.elapsed_min = num::minutes(time),
+            "db time" => snaps.db_time_min = num::minutes(time),
+            _ => {}
+        }
+    }
+    if snaps.begin_id == 0 || snaps.end_id == 0 {
+        return Err(ParseError::section(
+            t.name(),
+            Some(t.line),
+            "rows 'Begin Snap:' and 'End Snap:' with numeric Snap Ids",
+            "no such rows",
+        ));
+    }
+    let _ = cx;
+    Ok((db, vec![inst], snaps))
+}
+
+fn header_global(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
+    let t = find(doc, |s, h| {
+        s.starts_with("database summary") || h == "database summary"
+    })
+    .ok_or_else(|| {
+        missing(
+            "Database Summary",
+            "the RAC report's 'Database Summary' table (Id, Name, RAC, Begin, End, Elapsed time)",
+        )
+    })?;
+    let rec = first_record(t);
+    let db_id = rec
+        .get("id")
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .ok_or_else(|| {
+            ParseError::section(t.name(), Some(t.line), "a numeric database Id", "none")
+        })?;
+    let mut instances = Vec::new();
+    let mut release = String::new();
+    let mut begin_time = None;
+    let mut end_time = None;
+    if let Some(ti) = find(doc, |s, _| {
+        s.starts_with("database instances included in report")
+    }) {
+        let c = Cols::of(ti);
+        for row in ti.data() {
+            let Ok(number) = cell(&row, c.get(&["i#"])).trim().parse::<u32>() else {
+                continue;
+            };
+            if release.is_empty() {
+                release = cell(&row, c.get(&["release"])).to_string();
+                begin_time = num::awr_datetime(cell(&row, c.get(&["begin snap time"])));
+                end_time = num::awr_datetime(cell(&row, c.get(&["end snap time"])));
+            }
+            instances.push(InstanceInfo {
+                name: cell(&row, c.get(&["instance"])).to_string(),
+                number,
+                startup: num::awr_datetime(cell(&row, c.get(&["startup"]))),
+                host: Some(cell(&row, c.get(&["host"])).to_string()).filter(|s| !s.is_empty()),
+                platform: Some(cell(&row, c.get(&["platform"])).to_string())
+                    .filter(|s| !s.is_empty()),
+                ..Default::default()
+            });
+        }
+    }
+    if let Some(to) = find(doc, |s, _| s.starts_with("os statistics by instance")) {
+        let c = Cols::of(to);
+        for row in to.data() {
+            let Ok(number) = cell(&row, c.get(&["i#"])).trim().parse::<u32>() else {
+                continue;
+            };
+            if let Some(inst) = instances.iter_mut().find(|i| i.number == number) {
+                let n = |cx: &mut Ctx, k: &str| cx.num(to, k, cell(&row, c.get(&[k])), Scale::Decimal);
+                inst.cpus = n(cx, "#cpus").map(|v| v as u32);
+                inst.cores = n(cx, "#cores").map(|v| v as u32);
+                inst.sockets = n(cx, "#sckts").map(|v| v as u32);
+                inst.memory_gb = n(cx, "mb").map(|mb| mb / 1024.0);
+            }
+        }
+    }
+    let db = DbInfo {
+        db_name: rec.get("name").cloned().unwrap_or_default(),
+        db_id,
+        unique_name: opt_str(rec.get("unique name")),
+        role: opt_str(rec.get("role")),
+        edition: opt_str(rec.get("edition")),
+        release,
+        rac: yes_no(rec.get("rac")),
+        cdb: yes_no(rec.get("cdb")),
+        containers: Vec::new(),
+    };
+    let id = |k: &str| {
+        rec.get(k)
+            .and_then(|s| s.trim().replace(',', "").parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let snaps = Snapshots {
+        begin_id: id("begin"),
+        end_id: id("end"),
+        begin_time,
+        end_time,
+        elapsed_min: rec.get("elapsed time").and_then(|s| num::minutes(s)),
+        db_time_min: rec.get("db time").and_then(|s| num::minutes(s)),
+    };
+    if snaps.begin_id == 0 || snaps.end_id == 0 {
+        return Err(ParseError::section(
+            t.name(),
+            Some(t.line),
+            "numeric Begin and End snapshot ids",
+            "none",
+        ));
+    }
+    Ok((db, instances, snaps))
+}
+
+fn load_profile(doc: &Document, cx: &mut Ctx) -> Vec<LoadProfileRow> {
+    let Some(t) = find(doc, |s, _| s.contains("load profile")) else {
+        return Vec::new();
+    };
+    let c = Cols::of(t);
+    let (ps, pt, pe, pc) = (
+        c.get(&["per second"]),
+        c.get(&["per transaction"]),
+        c.get(&["per exec"]),
+        c.get(&["per call"]),
+    );
+    t.data()
+        .filter(|r| !r.is_empty() && !r[0].is_empty())
+        .map(|r| {
+            let name = label(r[0]);
+            LoadProfileRow {
+                per_second: cx.num(t, &name, cell(&r, ps), Scale::Decimal),
+                per_transaction: cx.num(t, &name, cell(&r, pt), Scale::Decimal),
+                per_exec: cx.num(t, &name, cell(&r, pe), Scale::Decimal),
+                per_call: cx.num(t, &name, cell(&r, pc), Scale::Decimal),
+                name,
+            }
+        })
+        .collect()
+}
+
+fn io_profile(doc: &Document, cx: &mut Ctx) -> Vec<IoProfileRow> {
+    let Some(t) = find(doc, |s, h| s.contains("io profile") || h.starts_with("io profile")) else {
+        return Vec::new();
+    };
+    let c = Cols::of(t);
+    let rw = c.get(&["read+write per second", "read+write/s"]);
+    let rd = c.get(&["read per second", "reads/s"]);
+    let wr = c.get(&["write per second", "writes/s"]);
+    t.data()
+        .filter(|r| !r.is_empty() && !r[0].is_empty())
+        .map(|r| {
+            let name = label(r[0]);
+            IoProfileRow {
+                read_write: cx.num(t, &name, cell(&r, rw), Scale::Decimal),
+                read: cx.num(t, &name, cell(&r, rd), Scale::Decimal),
+                write: cx.num(t, &name, cell(&r, wr), Scale::Decimal),
+                name,
+            }
+        })
+        .collect()
+}
+
+fn efficiency(doc: &Document, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
+    let Some(t) = find(doc, |s, _| s.contains("instance efficiency percentages")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for row in t.data() {
+        for pair in row.chunks(2) {
+            if let [l, v] = pair {
+                let name = label(l);
+                if !name.is_empty() {
+                    let v = cx.num(t, &name, v, Scale::Decimal);
+                    out.push((name, v));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn activity(doc: &Document, cx: &mut Ctx) -> Vec<ActivityStat> {
+    let mut out: Vec<ActivityStat> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for t in find_all(doc, |s, h| {
+        s.contains("activity statistics")
+            || h.contains("instance activity stats")
+            || h.starts_with("system statistics (global)")
+            || s.starts_with("system statistics (global)")
+    }) {
+        let c = Cols::of(t);
+        let (Some(name_c), Some(tot), Some(ps), Some(pt)) = (
+            c.get(&["statistic"]),
+            c.get(&["total"]),
+            c.get(&["per second"]),
+            c.get(&["per trans"]),
+        ) else {
+            continue;
+        };
+        for row in t.data() {
+            let name = cell(&row, Some(name_c)).to_string();
+            if name.is_empty() || !seen.insert(name.clone()) {
+                continue;
+            }
+            out.push(ActivityStat {
+                total: cx.num(t, &name, cell(&row, Some(tot)), Scale::Decimal),
+                per_second: cx.num(t, &name, cell(&row, Some(ps)), Scale::Decimal),
+                per_trans: cx.num(t, &name, cell(&row, Some(pt)), Scale::Decimal),
+                table: t.name().to_string(),
+                name,
+            });
+        }
+    }
+    out
+}
+
+/// Meaning of one IOStat column, resolved from its header (and the `Reads:`/`Writes:` group it is in).
+#[derive(Clone, Copy, PartialEq)]
+enum IoCol {
+    Instance,
+    Name,
+    ReadReqs,
+    WriteReqs,
+    ReadMiBs,
+    WriteMiBs,
+    Waits,
+    AvgMs,
+    AvgDur,
+    SmallRead,
+    LargeRead,
+    Other,
+}
+
+fn iostat_columns(t: &Table) -> Vec<IoCol> {
+    let mut group = "";
+    t.columns()
+        .iter()
+        .map(|h| {
+            let h = norm(h);
+            if h.starts_with("reads:") {
+                group = "r";
+            } else if h.starts_with("writes:") {
+                group = "w";
+            } else if h.starts_with("waits:") {
+                group = "";
+            }
+            match h.as_str() {
+                "i#" => IoCol::Instance,
+                "function name" | "filetype name" | "function/file name" => IoCol::Name,
+                "reqs per sec" if group == "r" => IoCol::ReadReqs,
+                "reqs per sec" if group == "w" => IoCol::WriteReqs,
+                "data per sec" if group == "r" => IoCol::ReadMiBs,
+                "data per sec" if group == "w" => IoCol::WriteMiBs,
+                "reads/s" => IoCol::ReadReqs,
+                "writes/s" => IoCol::WriteReqs,
+                "read mb/s" => IoCol::ReadMiBs,
+                "write mb/s" => IoCol::WriteMiBs,
+                "waits: count" => IoCol::Waits,
+                "avg tm(ms)" => IoCol::AvgMs,
+                "avg time" => IoCol::AvgDur,
+                "small read" => IoCol::SmallRead,
+                "large read" => IoCol::LargeRead,
+                _ => IoCol::Other,
+            }
+        })
+        .collect()
+}
+
+fn iostat(doc: &Document, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
+    let t = find(doc, |s, h| {
+        if filetype {
+            h == "iostat by filetype summary"
+                || h == "iostat by file type"
+                || s.contains("io statistics for different file types")
+        } else {
+            h == "iostat by function summary"
+                || h == "iostat by function"
+                || s.contains("io statistics for different functions")
+        }
+    });
+    let Some(t) = t else { return Vec::new() };
+    let cols = iostat_columns(t);
+    const MIB: f64 = 1_048_576.0;
+    let mut out = Vec::new();
+    for row in t.data() {
+        let mut r = IoStatRow::default();
+        for (i, c) in cols.iter().enumerate() {
+            let v = row.get(i).copied().unwrap_or("");
+            let what = format!("{} / column {}", row.get(1).unwrap_or(&""), i + 1);
+            match c {
+                IoCol::Instance => r.instance = Some(v.to_string()),
+                IoCol::Name => r.name = v.to_string(),
+                IoCol::ReadReqs => r.read_reqs_per_s = cx.num(t, &what, v, Scale::Decimal),
+                IoCol::WriteReqs => r.write_reqs_per_s = cx.num(t, &what, v, Scale::Decimal),
+                IoCol::ReadMiBs => {
+                    r.read_bytes_per_s = cx.num(t, &what, v, Scale::Binary).map(|x| {
+                        if v.trim_end().ends_with(|c: char| c.is_ascii_alphabetic()) {
+                            x
+                        } else {
+                            x * MIB
+                        }
+                    })
+                }
+                IoCol::WriteMiBs => {
+                    r.write_bytes_per_s = cx.num(t, &what, v, Scale::Binary).map(|x| {
+                        if v.trim_end().ends_with(|c: char| c.is_ascii_alphabetic()) {
+                            x
+                        } else {
+                            x * MIB
+                        }
+                    })
+                }
+                IoCol::Waits => r.waits = cx.num(t, &what, v, Scale::Decimal),
+                IoCol::AvgMs => r.avg_wait_ms = cx.dur(t, &what, v, 1.0),
+                IoCol::AvgDur => r.avg_wait_ms = cx.dur(t, &what, v, 1.0),
+                IoCol::SmallRead => r.small_read_ms = cx.dur(t, &what, v, 1.0),
+                IoCol::LargeRead => r.large_read_ms = cx.dur(t, &what, v, 1.0),
+                IoCol::Other => {}
+            }
+        }
+        if !r.name.is_empty() {
+            out.push(r);
+        }
+    }
+    out
+}
+
+fn wait_events(doc: &Document, cx: &mut Ctx) -> Vec<WaitEvent> {
+    let mut out = Vec::new();
+    for (scope, key) in [
+        (WaitScope::Foreground, "foreground wait events"),
+        (WaitScope::Background, "background wait events"),
+    ] {
+        let Some(t) = find(doc, |s, h| h.starts_with(key) || s.contains(key)) else {
+            continue;
+        };
+        let c = Cols::of(t);
+        let ev = c.get(&["event"]);
+        let class = c.get(&["wait class", "class"]);
+        let waits = c.get(&["waits"]);
+        let total = c.get(&[
+            "total wait time (s)",
+            "total wait time (sec)",
+            "total(s)",
+            "time (s)",
+        ]);
+        let avg_c = t
+            .columns()
+            .iter()
+            .position(|h| norm(h).starts_with("avg wait") || norm(h).starts_with("wait avg"));
+        let bare_ms = 1.0;
+        for row in t.data() {
+            let event = cell(&row, ev).to_string();
+            if event.is_empty() {
+                continue;
+            }
+            let printed = cell(&row, avg_c).to_string();
+            out.push(WaitEvent {
+                scope,
+                wait_class: Some(cell(&row, class).to_string()).filter(|s| !s.is_empty()),
+                waits: cx.num(t, &event, cell(&row, waits), Scale::Decimal),
+                total_wait_s: cx.num(t, &event, cell(&row, total), Scale::Decimal),
+                avg_wait_ms: cx.dur(t, &event, &printed, bare_ms),
+                avg_wait_printed: printed,
+                event,
+            });
+        }
+    }
+    out
+}

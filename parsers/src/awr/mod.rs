@@ -1,0 +1,237 @@
+//! Oracle AWR reports: the typed records every AWR/Statspack parser produces.
+//!
+//! The records keep the report's own labels verbatim (AWR statistic names such as
+//! `physical read total IO requests`, Load Profile labels such as `Read IO requests`) and its
+//! units, converted only where the report prints mixed units:
+//! - durations → milliseconds (12c+ prints `152.25us`, `3.23ms`, `52.86 s`; 11g prints integer ms);
+//! - IOStat `Data` columns → bytes (AWR prints MiB-based values with `M/G/T` suffixes in multiples
+//!   of 1024; a bare number in a `Data` or `MB` column is MiB);
+//! - counts with `K/M/G` suffixes → plain numbers (multiples of 1000).
+//!
+//! A value the report does not print is `None`, never 0.
+
+pub mod html;
+
+use chrono::NaiveDateTime;
+use serde::Serialize;
+
+/// Which AWR report this is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportKind {
+    /// `awrrpt.sql`: one instance ("WORKLOAD REPOSITORY report for").
+    Instance,
+    /// `awrgrpt.sql`: a RAC database, cluster-wide ("WORKLOAD REPOSITORY REPORT (RAC)").
+    RacGlobal,
+    /// A PDB-level report ("WORKLOAD REPOSITORY PDB report").
+    Pdb,
+}
+
+/// Database identity and configuration (the header tables).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DbInfo {
+    /// `DB Name`.
+    pub db_name: String,
+    /// `DB Id`.
+    pub db_id: u64,
+    /// `Unique Name` (12.2+).
+    pub unique_name: Option<String>,
+    /// `Role` (12.2+), e.g. `PRIMARY`.
+    pub role: Option<String>,
+    /// `Edition` (12.2+), e.g. `EE`.
+    pub edition: Option<String>,
+    /// `Release`, e.g. `11.2.0.4.0`.
+    pub release: String,
+    /// `RAC` column: `YES` → true.
+    pub rac: Option<bool>,
+    /// `CDB` column (12.1+).
+    pub cdb: Option<bool>,
+    /// For PDB reports: the container (PDB) id and name from "pdb instance information".
+    pub containers: Vec<(u64, String)>,
+}
+
+/// One database instance covered by the report.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct InstanceInfo {
+    /// `Instance` name.
+    pub name: String,
+    /// `Inst num` / `I#`.
+    pub number: u32,
+    /// `Startup Time`.
+    pub startup: Option<NaiveDateTime>,
+    /// `Host Name`.
+    pub host: Option<String>,
+    /// `Platform`.
+    pub platform: Option<String>,
+    /// `CPUs`.
+    pub cpus: Option<u32>,
+    /// `Cores`.
+    pub cores: Option<u32>,
+    /// `Sockets`.
+    pub sockets: Option<u32>,
+    /// `Memory (GB)` as printed (AWR's GB here is 2^30 bytes).
+    pub memory_gb: Option<f64>,
+}
+
+/// The snapshot interval the report covers.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Snapshots {
+    /// `Begin Snap` id.
+    pub begin_id: u64,
+    /// `End Snap` id.
+    pub end_id: u64,
+    /// Begin snapshot time.
+    pub begin_time: Option<NaiveDateTime>,
+    /// End snapshot time.
+    pub end_time: Option<NaiveDateTime>,
+    /// `Elapsed:` in minutes.
+    pub elapsed_min: Option<f64>,
+    /// `DB Time:` in minutes.
+    pub db_time_min: Option<f64>,
+}
+
+/// A Load Profile row (`Redo size (bytes):`, `Read IO requests:` …), label without the colon.
+#[derive(Debug, Clone, Serialize)]
+pub struct LoadProfileRow {
+    /// Row label as printed, trailing `:` removed.
+    pub name: String,
+    /// `Per Second`.
+    pub per_second: Option<f64>,
+    /// `Per Transaction`.
+    pub per_transaction: Option<f64>,
+    /// `Per Exec`.
+    pub per_exec: Option<f64>,
+    /// `Per Call`.
+    pub per_call: Option<f64>,
+}
+
+/// An IO Profile row (11.2.0.4+; `IO Profile (Global)` in RAC reports), per-second values.
+#[derive(Debug, Clone, Serialize)]
+pub struct IoProfileRow {
+    /// Row label, e.g. `Total Requests`, `Total (MB)` (colon removed).
+    pub name: String,
+    /// `Read+Write Per Second`.
+    pub read_write: Option<f64>,
+    /// `Read per Second`.
+    pub read: Option<f64>,
+    /// `Write Per Second`.
+    pub write: Option<f64>,
+}
+
+/// One Instance Activity Stats row (also `System Statistics (Global)` in RAC reports).
+#[derive(Debug, Clone, Serialize)]
+pub struct ActivityStat {
+    /// The statistic name verbatim (`physical read total IO requests`).
+    pub name: String,
+    /// `Total` over the interval.
+    pub total: Option<f64>,
+    /// `per Second`.
+    pub per_second: Option<f64>,
+    /// `per Trans`.
+    pub per_trans: Option<f64>,
+    /// The table it came from (`Key Instance Activity Stats`, `Other Instance Activity Stats`, …).
+    pub table: String,
+}
+
+/// One row of `IOStat by Function summary` or `IOStat by Filetype summary`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct IoStatRow {
+    /// `I#` in RAC reports (`*` = all instances); `None` in instance reports.
+    pub instance: Option<String>,
+    /// `Function Name` / `Filetype Name`.
+    pub name: String,
+    /// Read requests per second (`Reqs per sec` under `Reads:`, or `Reads/s`).
+    pub read_reqs_per_s: Option<f64>,
+    /// Write requests per second.
+    pub write_reqs_per_s: Option<f64>,
+    /// Read data per second, bytes/s (printed in MiB/s).
+    pub read_bytes_per_s: Option<f64>,
+    /// Write data per second, bytes/s.
+    pub write_bytes_per_s: Option<f64>,
+    /// `Waits: Count`.
+    pub waits: Option<f64>,
+    /// `Avg Tm(ms)` / `Avg Time`, ms.
+    pub avg_wait_ms: Option<f64>,
+    /// Filetype: `Small Read` service time, ms.
+    pub small_read_ms: Option<f64>,
+    /// Filetype: `Large Read` service time, ms.
+    pub large_read_ms: Option<f64>,
+}
+
+/// Which wait-event table a row came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WaitScope {
+    /// `Foreground Wait Events` (or `(Global)`).
+    Foreground,
+    /// `Background Wait Events` (or `(Global)`).
+    Background,
+}
+
+/// One wait-event row.
+#[derive(Debug, Clone, Serialize)]
+pub struct WaitEvent {
+    /// Foreground or background.
+    pub scope: WaitScope,
+    /// Event name verbatim (`db file sequential read`).
+    pub event: String,
+    /// `Wait Class` where printed.
+    pub wait_class: Option<String>,
+    /// `Waits`.
+    pub waits: Option<f64>,
+    /// `Total Wait Time (s)`, seconds.
+    pub total_wait_s: Option<f64>,
+    /// Average wait as printed, normalised to ms.
+    pub avg_wait_ms: Option<f64>,
+    /// The average wait cell as printed (`152.25us`, `2`).
+    pub avg_wait_printed: String,
+}
+
+/// A parsed AWR report.
+#[derive(Debug, Clone, Serialize)]
+pub struct AwrReport {
+    /// Which report.
+    pub kind: ReportKind,
+    /// The report's main heading (`WORKLOAD REPOSITORY report for`).
+    pub title: String,
+    /// Database.
+    pub db: DbInfo,
+    /// Instances: one for an instance report, all included instances for a RAC global report.
+    pub instances: Vec<InstanceInfo>,
+    /// Snapshot interval.
+    pub snapshots: Snapshots,
+    /// Load Profile rows.
+    pub load_profile: Vec<LoadProfileRow>,
+    /// IO Profile rows (empty before 11.2.0.4).
+    pub io_profile: Vec<IoProfileRow>,
+    /// Instance Efficiency Percentages: `(label without ':', percent)`, e.g. `("Buffer Hit %", 96.5)`;
+    /// labels have their internal runs of spaces collapsed (`Buffer  Hit   %:` → `Buffer Hit %`).
+    pub efficiency: Vec<(String, Option<f64>)>,
+    /// Every Instance Activity Stats row with Total/per Second/per Trans (all split tables).
+    pub activity: Vec<ActivityStat>,
+    /// IOStat by Function summary.
+    pub iostat_function: Vec<IoStatRow>,
+    /// IOStat by Filetype summary.
+    pub iostat_filetype: Vec<IoStatRow>,
+    /// Foreground and background wait events.
+    pub wait_events: Vec<WaitEvent>,
+    /// Things the parser noticed but tolerated, each naming its section.
+    pub warnings: Vec<String>,
+    /// Encoding the file was decoded from.
+    pub encoding: String,
+}
+
+impl AwrReport {
+    /// The Instance Activity Stats row for `name` (exact, case-sensitive AWR name).
+    pub fn activity(&self, name: &str) -> Option<&ActivityStat> {
+        self.activity.iter().find(|s| s.name == name)
+    }
+
+    /// The efficiency value for a label such as `Buffer Hit %`.
+    pub fn efficiency(&self, label: &str) -> Option<f64> {
+        self.efficiency
+            .iter()
+            .find(|(l, _)| l == label)
+            .and_then(|(_, v)| *v)
+    }
+}

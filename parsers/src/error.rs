@@ -1,0 +1,91 @@
+//! Errors of the parsers crate: typed, each naming where in the input it happened.
+
+use std::path::PathBuf;
+
+/// Where in an input a problem was found.
+///
+/// `line` is 1-based; `section` is the report section (table heading or `summary` text) when known.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Location {
+    /// 1-based line number in the decoded text, when known.
+    pub line: Option<usize>,
+    /// Report section (e.g. `Load Profile`), when known.
+    pub section: Option<String>,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.line, &self.section) {
+            (Some(l), Some(s)) => write!(f, "line {l}, in section '{s}'"),
+            (Some(l), None) => write!(f, "line {l}"),
+            (None, Some(s)) => write!(f, "in section '{s}'"),
+            (None, None) => write!(f, "(no position)"),
+        }
+    }
+}
+
+/// Why an input could not be parsed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// The file could not be read at all.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating-system error.
+        source: std::io::Error,
+    },
+    /// The input holds no bytes (or only white space).
+    #[error("the file is empty: expected an AWR HTML report")]
+    Empty,
+    /// The input looks binary (NUL bytes or mostly control characters).
+    #[error("the file looks binary (NUL byte at byte offset {offset}): expected an AWR HTML report (text)")]
+    Binary {
+        /// Byte offset (from 0) of the first NUL byte.
+        offset: usize,
+    },
+    /// The input is not of a format this crate reads.
+    #[error("not a recognised report: {reason}")]
+    UnknownFormat {
+        /// What was looked for and not found.
+        reason: String,
+    },
+    /// The report stops before its end.
+    #[error("truncated report: {what} ({at})")]
+    Truncated {
+        /// What was missing.
+        what: String,
+        /// Where the input stopped.
+        at: Location,
+    },
+    /// A section the sizing needs is missing or malformed.
+    #[error("{at}: expected {expected}, found {found}")]
+    Section {
+        /// Where.
+        at: Location,
+        /// What the parser expected.
+        expected: String,
+        /// What it found instead.
+        found: String,
+    },
+}
+
+impl ParseError {
+    /// Shorthand for a [`ParseError::Section`] error.
+    pub fn section(
+        section: impl Into<String>,
+        line: Option<usize>,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        ParseError::Section {
+            at: Location {
+                line,
+                section: Some(section.into()),
+            },
+            expected: expected.into(),
+            found: found.into(),
+        }
+    }
+}

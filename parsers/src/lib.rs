@@ -1,0 +1,86 @@
+//! Parsers for the performance evidence `sizer` reads. Format knowledge only: no tiers, no sizing.
+//!
+//! # Brief overview
+//! bytes → [`input::decode`] (reject empty/binary, UTF-8 or windows-1252) → format detection
+//! ([`detect`]) → a format parser (e.g. [`awr::html::parse`]) → typed records ([`awr::AwrReport`]).
+//! The `sizer` crate turns records into its columnar model; this crate never sees polars.
+//!
+//! Every parser takes `&str` (no I/O), so tests need no temporary files; [`parse_file`] is the one
+//! wrapper that opens a path and names it in errors.
+#![deny(missing_docs)]
+
+pub mod awr;
+pub mod error;
+pub mod html;
+pub mod input;
+pub mod num;
+
+pub use error::{Location, ParseError};
+
+use std::path::Path;
+
+/// The input formats this crate recognises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Oracle AWR report in HTML.
+    AwrHtml,
+}
+
+impl Format {
+    /// Human name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::AwrHtml => "AWR HTML report",
+        }
+    }
+}
+
+/// Tells the format from the content (never from the file name).
+///
+/// # Errors
+/// [`ParseError::UnknownFormat`] saying what was looked for.
+pub fn detect(text: &str) -> Result<Format, ParseError> {
+    if awr::html::looks_like(text) {
+        return Ok(Format::AwrHtml);
+    }
+    let head: String = text.chars().take(4096).collect::<String>().to_ascii_lowercase();
+    let reason = if head.contains("<html") || head.contains("<!doctype html") {
+        "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR HTML report".to_string()
+    } else {
+        "expected an Oracle AWR HTML report (an HTML file with a 'WORKLOAD REPOSITORY' heading)".to_string()
+    };
+    Err(ParseError::UnknownFormat { reason })
+}
+
+/// A parsed input of any supported format.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(tag = "format", rename_all = "snake_case")]
+pub enum Parsed {
+    /// An AWR report (HTML).
+    Awr(awr::AwrReport),
+}
+
+/// Decodes, detects and parses in-memory bytes.
+///
+/// # Errors
+/// Any [`ParseError`] from decoding, detection or the format parser.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
+    let decoded = input::decode(bytes)?;
+    match detect(&decoded.text)? {
+        Format::AwrHtml => {
+            let mut r = awr::html::parse(&decoded.text)?;
+            r.encoding = decoded.encoding.to_string();
+            Ok(Parsed::Awr(r))
+        }
+    }
+}
+
+/// Reads and parses one file. The caller adds the path to error messages.
+///
+/// # Errors
+/// [`ParseError::Io`] when the file cannot be read, else as [`parse_bytes`].
+pub fn parse_file(path: &Path) -> Result<Parsed, ParseError> {
+    let bytes = input::read_file(path)?;
+    parse_bytes(&bytes)
+}
