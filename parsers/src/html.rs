@@ -317,7 +317,9 @@ mod tests {
 
     #[test]
     fn table_start_inside_table_closes_it() {
-        let d = parse("<table summary=a><tr><td>1</td></tr><table summary=b><tr><td>2</td></tr></table>");
+        let d = parse(
+            "<table summary=a><tr><td>1</td></tr><table summary=b><tr><td>2</td></tr></table>",
+        );
         assert_eq!(d.tables.len(), 2);
         assert!(d.tables.iter().all(|t| t.closed));
         assert_eq!(d.tables[1].data().next().unwrap(), vec!["2"]);
@@ -325,7 +327,8 @@ mod tests {
 
     #[test]
     fn colspan_expands_columns_and_unclosed_table_is_marked() {
-        let d = parse("<table summary=x><tr><th colspan=2>a</th><th>b</th></tr><tr><td>1<td>2<td>3");
+        let d =
+            parse("<table summary=x><tr><th colspan=2>a</th><th>b</th></tr><tr><td>1<td>2<td>3");
         let t = &d.tables[0];
         assert!(!t.closed);
         assert_eq!(t.columns(), vec!["a", "a", "b"]);

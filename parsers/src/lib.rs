@@ -44,11 +44,16 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     if awr::html::looks_like(text) {
         return Ok(Format::AwrHtml);
     }
-    let head: String = text.chars().take(4096).collect::<String>().to_ascii_lowercase();
+    let head: String = text
+        .chars()
+        .take(4096)
+        .collect::<String>()
+        .to_ascii_lowercase();
     let reason = if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR HTML report".to_string()
     } else {
-        "expected an Oracle AWR HTML report (an HTML file with a 'WORKLOAD REPOSITORY' heading)".to_string()
+        "expected an Oracle AWR HTML report (an HTML file with a 'WORKLOAD REPOSITORY' heading)"
+            .to_string()
     };
     Err(ParseError::UnknownFormat { reason })
 }

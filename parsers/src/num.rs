@@ -38,8 +38,7 @@ fn is_blank(s: &str) -> bool {
 
 /// Splits `"1.9T"` into `(1.9, "T")`.
 fn number_and_suffix(s: &str) -> Option<(f64, &str)> {
-    let r: nom::IResult<&str, (f64, &str, &str)> =
-        all_consuming((double, space0, alpha0)).parse(s);
+    let r: nom::IResult<&str, (f64, &str, &str)> = all_consuming((double, space0, alpha0)).parse(s);
     r.ok().map(|(_, (n, _, sfx))| (n, sfx))
 }
 

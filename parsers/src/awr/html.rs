@@ -412,7 +412,8 @@ fn header_global(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
                 continue;
             };
             if let Some(inst) = instances.iter_mut().find(|i| i.number == number) {
-                let n = |cx: &mut Ctx, k: &str| cx.num(to, k, cell(&row, c.get(&[k])), Scale::Decimal);
+                let n =
+                    |cx: &mut Ctx, k: &str| cx.num(to, k, cell(&row, c.get(&[k])), Scale::Decimal);
                 inst.cpus = n(cx, "#cpus").map(|v| v as u32);
                 inst.cores = n(cx, "#cores").map(|v| v as u32);
                 inst.sockets = n(cx, "#sckts").map(|v| v as u32);
@@ -482,7 +483,9 @@ fn load_profile(doc: &Document, cx: &mut Ctx) -> Vec<LoadProfileRow> {
 }
 
 fn io_profile(doc: &Document, cx: &mut Ctx) -> Vec<IoProfileRow> {
-    let Some(t) = find(doc, |s, h| s.contains("io profile") || h.starts_with("io profile")) else {
+    let Some(t) = find(doc, |s, h| {
+        s.contains("io profile") || h.starts_with("io profile")
+    }) else {
         return Vec::new();
     };
     let c = Cols::of(t);

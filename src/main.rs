@@ -1,0 +1,188 @@
+//! `sizer`: what storage does this workload need?
+//!
+//! Exit status: 0 every input analysed; 1 some input could not be analysed (the others are still
+//! reported) or the output could not be written; 2 usage or rules-configuration error.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use sizer::analyze::{self, Settings};
+use sizer::{output, report, rules::RuleSet};
+
+/// Storage sizing from the performance evidence you already have.
+#[derive(Parser, Debug)]
+#[command(name = "sizer", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Analyse reports and recommend storage.
+    #[command(after_long_help = EXAMPLES)]
+    Analyze(AnalyzeArgs),
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  Size one AWR report, Markdown to the terminal:
+    $ sizer analyze awrrpt_1_173494_173496.html
+
+  JSON for scripts, written atomically to a file:
+    $ sizer analyze --format json -o sizing.json awrrpt.html
+
+  40 % headroom, 2 TiB of data, AWS options only:
+    $ sizer analyze --headroom 40 --capacity-gib 2048 --platform aws awrrpt.html
+
+  Use your own tier catalogue and rules (a copy of rules/):
+    $ sizer analyze --rules ./my-rules awrrpt.html";
+
+#[derive(clap::Args, Debug)]
+struct AnalyzeArgs {
+    /// Report files (AWR HTML). The format is detected from the content.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Markdown)]
+    format: Format,
+
+    /// Write the output to FILE (atomically: a temporary file renamed into place) instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Headroom over the sizing figure, percent [default: from rules/sizing.toml].
+    #[arg(long, value_name = "PCT")]
+    headroom: Option<f64>,
+
+    /// Data capacity to provision, GiB (2^30 bytes). Without it, volumes are sized for performance only.
+    #[arg(long, value_name = "GIB")]
+    capacity_gib: Option<f64>,
+
+    /// Recommend for these platforms only (repeatable).
+    #[arg(long, value_enum)]
+    platform: Vec<Platform>,
+
+    /// Directory holding tiers.toml and sizing.toml to use instead of the built-in rules.
+    #[arg(long, value_name = "DIR")]
+    rules: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// Markdown for people.
+    Markdown,
+    /// JSON for machines (schema: docs/json-schema.md).
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Platform {
+    /// On-premises arrays (enterprise flash, 15K HDD RAID).
+    Onprem,
+    /// AWS EBS volumes.
+    Aws,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Analyze(a) => analyze_cmd(a),
+    }
+}
+
+fn analyze_cmd(a: AnalyzeArgs) -> ExitCode {
+    for (name, v) in [
+        ("--headroom", a.headroom),
+        ("--capacity-gib", a.capacity_gib),
+    ] {
+        if let Some(v) = v {
+            if !v.is_finite() || v < 0.0 {
+                eprintln!("sizer: {name} must be a number ≥ 0, got {v}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let rules = match &a.rules {
+        Some(dir) => RuleSet::load_dir(dir),
+        None => RuleSet::builtin(),
+    };
+    let rules = match rules {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sizer: rules: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let settings = Settings {
+        headroom_pct: a.headroom,
+        capacity_gib: a.capacity_gib,
+        platforms: a
+            .platform
+            .iter()
+            .map(|p| match p {
+                Platform::Onprem => "onprem".to_string(),
+                Platform::Aws => "aws".to_string(),
+            })
+            .collect(),
+    };
+    let paths: Vec<&Path> = a.files.iter().map(|p| p.as_path()).collect();
+    let run = match analyze::run(&paths, &rules, &settings) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sizer: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    for f in &run.failures {
+        eprintln!("sizer: {}: {}", f.file, f.error);
+    }
+    if run.analyses.is_empty() {
+        if let Some(out) = &a.output {
+            eprintln!("sizer: nothing analysed; {} not written", out.display());
+        }
+        return ExitCode::from(1);
+    }
+    let mut buf = Vec::new();
+    let rendered = match a.format {
+        Format::Markdown => report::markdown(&run, &mut buf),
+        Format::Json => report::json(&run, &mut buf),
+    };
+    if let Err(e) = rendered {
+        eprintln!("sizer: rendering the report: {e}");
+        return ExitCode::from(1);
+    }
+    let written = match &a.output {
+        Some(path) => output::write_atomic(path, &buf),
+        None => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(&buf).and_then(|_| out.flush()) {
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+                r => r.map_err(|e| format!("writing to stdout: {e}")),
+            }
+        }
+    };
+    if let Err(e) = written {
+        eprintln!("sizer: {e}");
+        return ExitCode::from(1);
+    }
+    if run.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

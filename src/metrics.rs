@@ -1,0 +1,403 @@
+//! Workload metrics of one report, read from the columnar model.
+//!
+//! Every [`Metric`] carries its unit, the AWR statistics it came from and, when unknown, why.
+//! Formulas (per second over the report interval; AWR statistic names verbatim):
+//! - read IOPS = `physical read total IO requests`; write IOPS = `physical write total IO requests`;
+//!   redo writes/s = `redo writes`.
+//! - measured IOPS = read IOPS + write IOPS (equals IO Profile `Total Requests` from 11.2.0.4).
+//! - required IOPS = the terms chosen in `rules/sizing.toml` (`[required_iops] terms`). The
+//!   default, read + write + redo writes, is the Delphix/Enkitec sizing formula; because
+//!   `physical write total IO requests` already includes every LGWR write, it carries the redo
+//!   rate once more as margin.
+//! - read/write MB/s = `physical read/write total bytes` / 10^6 (MB = 10^6 bytes).
+//! - average read/write IO size, KiB (2^10 bytes) = total bytes / total IO requests / 1024.
+//! - read share % = 100 × read IOPS / measured IOPS.
+//! - large reads/s = `physical read total multi block requests`; small reads/s = read IOPS − large
+//!   (Karl Arao); the same for writes.
+//! - cache read-hit % = 100 × (1 − `physical reads cache` / (`db block gets from cache` +
+//!   `consistent gets from cache`)) on the interval totals (awr-notes §2: equals the printed
+//!   `Buffer Hit %` to 2 decimals); the printed `Buffer Hit %` is kept beside it.
+//! - latency: average wait (ms) of `db file sequential read`, `db file scattered read`,
+//!   `log file sync` (foreground) and `log file parallel write` (background), as printed.
+
+use serde::Serialize;
+
+use crate::model::{section, View};
+
+/// One figure with its unit and provenance.
+#[derive(Debug, Clone, Serialize)]
+pub struct Metric {
+    /// Value, rounded to `decimals`; `None` = unknown.
+    pub value: Option<f64>,
+    /// Unit: `IOPS`, `MB/s` (10^6 bytes/s), `KiB`, `%`, `ms`, `min`.
+    pub unit: &'static str,
+    /// Decimals the value is given to (the report's printed precision for AWR rates).
+    pub decimals: u32,
+    /// Where it came from: statistic names and formula.
+    pub from: String,
+    /// The value as the report printed it, where it was converted (`152.25us`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub printed: Option<String>,
+    /// Why the value is unknown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown_reason: Option<String>,
+}
+
+/// Decimals of a duration printed as `152.25us` / `3.23ms` / `52.86 s` / `2` once in ms, so the
+/// value keeps exactly the printed precision.
+fn decimals_in_ms(printed: &str) -> u32 {
+    let p = printed.trim();
+    let num: String = p
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
+        .collect();
+    let d = num.split('.').nth(1).map_or(0, |f| f.len() as i32);
+    let unit = p[num.len()..].trim();
+    let shift = match unit {
+        "ns" => 6,
+        "us" | "\u{b5}s" => 3,
+        "s" => -3,
+        _ => 0,
+    };
+    (d + shift).max(0) as u32
+}
+
+fn round(v: f64, d: u32) -> f64 {
+    let m = 10f64.powi(d as i32);
+    (v * m).round() / m
+}
+
+impl Metric {
+    fn known(v: f64, unit: &'static str, decimals: u32, from: impl Into<String>) -> Metric {
+        Metric {
+            value: Some(round(v, decimals)),
+            unit,
+            decimals,
+            from: from.into(),
+            printed: None,
+            unknown_reason: None,
+        }
+    }
+    fn unknown(unit: &'static str, decimals: u32, from: impl Into<String>, why: String) -> Metric {
+        Metric {
+            value: None,
+            unit,
+            decimals,
+            from: from.into(),
+            printed: None,
+            unknown_reason: Some(why),
+        }
+    }
+    fn of(
+        v: Result<f64, String>,
+        unit: &'static str,
+        decimals: u32,
+        from: impl Into<String>,
+    ) -> Metric {
+        match v {
+            Ok(v) => Metric::known(v, unit, decimals, from),
+            Err(why) => Metric::unknown(unit, decimals, from, why),
+        }
+    }
+}
+
+/// The workload figures of one report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Workload {
+    /// `physical read total IO requests` per second.
+    pub read_iops: Metric,
+    /// `physical write total IO requests` per second.
+    pub write_iops: Metric,
+    /// `redo writes` per second.
+    pub redo_writes_per_s: Metric,
+    /// read IOPS + write IOPS.
+    pub measured_iops: Metric,
+    /// The rules' required-IOPS formula.
+    pub required_iops: Metric,
+    /// IO Profile `Total Requests` Read+Write per second, as printed (cross-check).
+    pub io_profile_total_iops: Metric,
+    /// `physical read total bytes` per second, bytes/s (as printed).
+    pub read_bytes_per_s: Metric,
+    /// `physical write total bytes` per second, bytes/s (as printed).
+    pub write_bytes_per_s: Metric,
+    /// `physical read total bytes`/s in MB/s (10^6).
+    pub read_mb_s: Metric,
+    /// `physical write total bytes`/s in MB/s (10^6).
+    pub write_mb_s: Metric,
+    /// read + write MB/s.
+    pub total_mb_s: Metric,
+    /// Average read request, KiB.
+    pub avg_read_kib: Metric,
+    /// Average write request, KiB.
+    pub avg_write_kib: Metric,
+    /// Reads as % of requests.
+    pub read_pct: Metric,
+    /// Single-block (small) read requests/s.
+    pub small_read_iops: Metric,
+    /// Multi-block (large) read requests/s.
+    pub large_read_iops: Metric,
+    /// Single-block (small) write requests/s.
+    pub small_write_iops: Metric,
+    /// Multi-block (large) write requests/s.
+    pub large_write_iops: Metric,
+    /// `Buffer Hit %` as printed.
+    pub buffer_hit_pct_printed: Metric,
+    /// Cache read-hit % recomputed from the cache statistics.
+    pub cache_hit_pct: Metric,
+    /// Average `db file sequential read` wait, ms.
+    pub db_file_sequential_read_ms: Metric,
+    /// Average `db file scattered read` wait, ms.
+    pub db_file_scattered_read_ms: Metric,
+    /// Average `log file parallel write` wait, ms.
+    pub log_file_parallel_write_ms: Metric,
+    /// Average `log file sync` wait, ms.
+    pub log_file_sync_ms: Metric,
+}
+
+/// The required-IOPS formula as chosen in the rules: term ids and the text to print.
+#[derive(Debug, Clone)]
+pub struct Formula {
+    /// Term ids: `read_total`, `write_total`, `redo_writes`, `read_database`, `write_database`.
+    pub terms: Vec<String>,
+    /// Human text of the formula.
+    pub text: String,
+    /// Used only when the report lacks `physical read/write total IO requests` (old releases).
+    pub fallback: Option<Box<Formula>>,
+}
+
+/// Names of the AWR statistics behind each formula term.
+pub fn term_statistic(term: &str) -> Option<&'static str> {
+    Some(match term {
+        "read_total" => "physical read total IO requests",
+        "write_total" => "physical write total IO requests",
+        "redo_writes" => "redo writes",
+        "read_database" => "physical read IO requests",
+        "write_database" => "physical write IO requests",
+        _ => return None,
+    })
+}
+
+/// Why a statistic may be missing, for the unknown reason.
+fn missing(stat: &str, kind: &str) -> String {
+    if kind == "pdb" {
+        format!("'{stat}' is not in this report (PDB-level reports omit instance-wide statistics such as redo writes; size from a CDB-level report)")
+    } else {
+        format!("'{stat}' is not in this report's Instance Activity Stats")
+    }
+}
+
+/// Computes the workload of one source from its model rows.
+///
+/// `kind` is the report kind (`instance`, `rac_global`, `pdb`), used only in unknown reasons.
+pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
+    let rate = |stat: &str| -> Result<f64, String> {
+        v.get(section::ACTIVITY, stat)
+            .and_then(|x| x.per_second)
+            .ok_or_else(|| missing(stat, kind))
+    };
+    let total = |stat: &str| -> Result<f64, String> {
+        v.get(section::ACTIVITY, stat)
+            .and_then(|x| x.total)
+            .ok_or_else(|| missing(stat, kind))
+    };
+    const RD: &str = "physical read total IO requests";
+    const WR: &str = "physical write total IO requests";
+    const RB: &str = "physical read total bytes";
+    const WB: &str = "physical write total bytes";
+    const RM: &str = "physical read total multi block requests";
+    const WM: &str = "physical write total multi block requests";
+    let r = rate(RD);
+    let w = rate(WR);
+    let redo = rate("redo writes");
+    let measured = r.clone().and_then(|r| Ok(r + w.clone()?));
+    let sum = |f: &Formula| {
+        f.terms.iter().try_fold(0.0, |acc, t| {
+            let stat = term_statistic(t).ok_or_else(|| format!("unknown formula term '{t}'"))?;
+            Ok::<f64, String>(acc + rate(stat)?)
+        })
+    };
+    let (required, formula) = match (&formula.fallback, r.is_err() || w.is_err()) {
+        (Some(fb), true) => (sum(fb), fb.as_ref()),
+        _ => (sum(formula), formula),
+    };
+    let rb = rate(RB);
+    let wb = rate(WB);
+    let ratio_kib = |bytes: &Result<f64, String>, reqs: &Result<f64, String>| {
+        let (b, q) = (bytes.clone()?, reqs.clone()?);
+        if q > 0.0 {
+            Ok(b / q / 1024.0)
+        } else {
+            Err("no requests in the interval".to_string())
+        }
+    };
+    let io_total = v
+        .get(section::IO_PROFILE, "Total Requests [Read+Write]")
+        .and_then(|x| x.per_second)
+        .ok_or_else(|| {
+            "the report has no IO Profile (added in 11.2.0.4) or no Total Requests row".to_string()
+        });
+    let hit = (|| {
+        let prc = total("physical reads cache")?;
+        let dbg = total("db block gets from cache")?;
+        let cg = total("consistent gets from cache")?;
+        if dbg + cg <= 0.0 {
+            return Err("no logical reads from cache in the interval".to_string());
+        }
+        Ok(100.0 * (1.0 - prc / (dbg + cg)))
+    })();
+    let printed_hit = v
+        .get(section::EFFICIENCY, "Buffer Hit %")
+        .and_then(|x| x.value)
+        .ok_or_else(|| {
+            if kind == "rac_global" {
+                "RAC global reports print no database Buffer Hit % (only Global Cache Efficiency)"
+                    .to_string()
+            } else {
+                "the report prints no Buffer Hit % (Instance Efficiency Percentages)".to_string()
+            }
+        });
+    let wait = |sec: &str, other: &str, ev: &str, from: &str| -> Metric {
+        let mut row = v.get(sec, ev).or_else(|| v.get(other, ev));
+        let mut from = from.to_string();
+        // Exadata reports the same waits under the cell events.
+        if row.as_ref().and_then(|x| x.value).is_none() {
+            let exa = match ev {
+                "db file sequential read" => Some("cell single block physical read"),
+                "db file scattered read" => Some("cell multiblock physical read"),
+                _ => None,
+            };
+            if let Some(alt) = exa {
+                if let Some(r) = v.get(sec, alt).or_else(|| v.get(other, alt)) {
+                    from = format!("'{alt}' average wait (the Exadata event for '{ev}')");
+                    row = Some(r);
+                }
+            }
+        }
+        match row.as_ref().and_then(|x| x.value) {
+            Some(ms) => {
+                let printed = row.and_then(|x| x.printed);
+                let d = printed.as_deref().map_or(2, decimals_in_ms);
+                let mut m = Metric::known(ms, "ms", d, from);
+                m.printed = printed;
+                m
+            }
+            None => Metric::unknown(
+                "ms",
+                2,
+                from,
+                format!("no '{ev}' wait event (with an average wait) in the report"),
+            ),
+        }
+    };
+    let fg = section::FG_WAITS;
+    let bg = section::BG_WAITS;
+    let small = |tot: &Result<f64, String>, multi: &str| {
+        let m = rate(multi)?;
+        Ok(tot.clone()? - m)
+    };
+    let formula_from = format!(
+        "{} per Second (rules/sizing.toml)",
+        formula
+            .terms
+            .iter()
+            .map(|t| format!("'{}'", term_statistic(t).unwrap_or(t)))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    );
+    Workload {
+        read_iops: Metric::of(r.clone(), "IOPS", 2, format!("'{RD}' per Second")),
+        write_iops: Metric::of(w.clone(), "IOPS", 2, format!("'{WR}' per Second")),
+        redo_writes_per_s: Metric::of(redo, "writes/s", 2, "'redo writes' per Second"),
+        measured_iops: Metric::of(
+            measured.clone(),
+            "IOPS",
+            2,
+            format!("'{RD}' + '{WR}' per Second"),
+        ),
+        required_iops: Metric::of(required, "IOPS", 2, formula_from),
+        io_profile_total_iops: Metric::of(
+            io_total,
+            "IOPS",
+            1,
+            "IO Profile 'Total Requests' Read+Write per Second (as printed)",
+        ),
+        read_bytes_per_s: Metric::of(rb.clone(), "bytes/s", 2, format!("'{RB}' per Second")),
+        write_bytes_per_s: Metric::of(wb.clone(), "bytes/s", 2, format!("'{WB}' per Second")),
+        read_mb_s: Metric::of(
+            rb.clone().map(|b| b / 1e6),
+            "MB/s",
+            2,
+            format!("'{RB}' per Second / 10^6"),
+        ),
+        write_mb_s: Metric::of(
+            wb.clone().map(|b| b / 1e6),
+            "MB/s",
+            2,
+            format!("'{WB}' per Second / 10^6"),
+        ),
+        total_mb_s: Metric::of(
+            rb.clone().and_then(|r| Ok((r + wb.clone()?) / 1e6)),
+            "MB/s",
+            2,
+            format!("('{RB}' + '{WB}') per Second / 10^6"),
+        ),
+        avg_read_kib: Metric::of(
+            ratio_kib(&rb, &r),
+            "KiB",
+            1,
+            format!("'{RB}' / '{RD}' / 1024"),
+        ),
+        avg_write_kib: Metric::of(
+            ratio_kib(&wb, &w),
+            "KiB",
+            1,
+            format!("'{WB}' / '{WR}' / 1024"),
+        ),
+        read_pct: Metric::of(
+            measured.clone().and_then(|m| {
+                if m > 0.0 {
+                    Ok(100.0 * r.clone()? / m)
+                } else {
+                    Err("no requests in the interval".into())
+                }
+            }),
+            "%",
+            1,
+            format!("100 × '{RD}' / ('{RD}' + '{WR}')"),
+        ),
+        small_read_iops: Metric::of(small(&r, RM), "IOPS", 2, format!("'{RD}' − '{RM}'")),
+        large_read_iops: Metric::of(rate(RM), "IOPS", 2, format!("'{RM}' per Second")),
+        small_write_iops: Metric::of(small(&w, WM), "IOPS", 2, format!("'{WR}' − '{WM}'")),
+        large_write_iops: Metric::of(rate(WM), "IOPS", 2, format!("'{WM}' per Second")),
+        buffer_hit_pct_printed: Metric::of(
+            printed_hit,
+            "%",
+            2,
+            "Instance Efficiency Percentages 'Buffer Hit %' (as printed)",
+        ),
+        cache_hit_pct: Metric::of(
+            hit,
+            "%",
+            2,
+            "100 × (1 − 'physical reads cache' / ('db block gets from cache' + 'consistent gets from cache')), interval totals",
+        ),
+        db_file_sequential_read_ms: wait(fg, bg, "db file sequential read", "Foreground Wait Events 'db file sequential read' average wait"),
+        db_file_scattered_read_ms: wait(fg, bg, "db file scattered read", "Foreground Wait Events 'db file scattered read' average wait"),
+        log_file_parallel_write_ms: wait(bg, fg, "log file parallel write", "Background Wait Events 'log file parallel write' average wait"),
+        log_file_sync_ms: wait(fg, bg, "log file sync", "Foreground Wait Events 'log file sync' average wait"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decimals_in_ms;
+
+    #[test]
+    fn printed_precision_survives_the_conversion_to_ms() {
+        assert_eq!(decimals_in_ms("152.25us"), 5); // 0.15225 ms
+        assert_eq!(decimals_in_ms("3.23ms"), 2);
+        assert_eq!(decimals_in_ms("52.86 s"), 0); // 52860 ms
+        assert_eq!(decimals_in_ms("2"), 0); // 11g integer ms
+        assert_eq!(decimals_in_ms("433.09ns"), 8);
+    }
+}

@@ -1,0 +1,392 @@
+//! The columnar model: every parsed statistic as one row of a polars [`DataFrame`].
+//!
+//! Parsers produce typed records; this module is the only place that knows polars. One row per
+//! (source, instance, interval, section, statistic). Columns ([`COLUMNS`]):
+//!
+//! | column | type | meaning |
+//! |---|---|---|
+//! | `source` | str | input file path as given |
+//! | `format` | str | `awr_html` |
+//! | `report_kind` | str | `instance`, `rac_global`, `pdb` |
+//! | `db_id`, `db_name` | u64, str | AWR `DB Id`, `DB Name` |
+//! | `instance` | str | instance name; `*` for cluster-wide rows of a RAC global report |
+//! | `instance_number` | i32 (null = cluster-wide) | `Inst num` / `I#` |
+//! | `begin_time`, `end_time` | datetime (ms, no time zone: the database's local time) | snapshot times |
+//! | `elapsed_s` | f64 | interval length, seconds |
+//! | `section` | str | canonical section name (see below) |
+//! | `statistic` | str | the statistic or row label, verbatim |
+//! | `total`, `per_second`, `per_trans` | f64 (null = not printed) | as printed |
+//! | `value`, `unit` | f64, str | a single value with its unit (%, ms) |
+//! | `printed` | str (null unless converted) | the cell as printed, where `value` was converted (`152.25us`) |
+//!
+//! Sections: `Instance Activity Stats` (every split table; for RAC global reports the cluster-wide
+//! `System Statistics (Global)`), `Load Profile`, `IO Profile` (statistic `<row> [Read+Write|Read|Write]`,
+//! per_second), `Instance Efficiency Percentages` (value %), `IOStat by Function` /
+//! `IOStat by Filetype` (statistic `<name> [Reads/s|Writes/s|Read bytes/s|Write bytes/s|Avg wait ms]`),
+//! `Foreground Wait Events` / `Background Wait Events` (total = waits, value = average wait, ms).
+
+use chrono::NaiveDateTime;
+use polars::prelude::*;
+use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
+
+/// The model's column names, in order.
+pub const COLUMNS: [&str; 18] = [
+    "source",
+    "format",
+    "report_kind",
+    "db_id",
+    "db_name",
+    "instance",
+    "instance_number",
+    "begin_time",
+    "end_time",
+    "elapsed_s",
+    "section",
+    "statistic",
+    "total",
+    "per_second",
+    "per_trans",
+    "value",
+    "unit",
+    "printed",
+];
+
+/// Section names used in the model.
+pub mod section {
+    /// Instance Activity Stats (all split tables) or RAC `System Statistics (Global)`.
+    pub const ACTIVITY: &str = "Instance Activity Stats";
+    /// Load Profile.
+    pub const LOAD_PROFILE: &str = "Load Profile";
+    /// IO Profile.
+    pub const IO_PROFILE: &str = "IO Profile";
+    /// Instance Efficiency Percentages.
+    pub const EFFICIENCY: &str = "Instance Efficiency Percentages";
+    /// IOStat by Function summary.
+    pub const IOSTAT_FUNCTION: &str = "IOStat by Function";
+    /// IOStat by Filetype summary.
+    pub const IOSTAT_FILETYPE: &str = "IOStat by Filetype";
+    /// Foreground Wait Events.
+    pub const FG_WAITS: &str = "Foreground Wait Events";
+    /// Background Wait Events.
+    pub const BG_WAITS: &str = "Background Wait Events";
+}
+
+/// One statistic of one source, before it becomes a model row.
+#[derive(Debug, Clone, Default)]
+pub struct StatRow {
+    /// Instance name (`*` = cluster-wide).
+    pub instance: String,
+    /// Instance number (None = cluster-wide).
+    pub instance_number: Option<i32>,
+    /// Canonical section (see [`section`]).
+    pub section: &'static str,
+    /// Statistic name, verbatim.
+    pub statistic: String,
+    /// `Total`.
+    pub total: Option<f64>,
+    /// `per Second`.
+    pub per_second: Option<f64>,
+    /// `per Trans`.
+    pub per_trans: Option<f64>,
+    /// A single value (%, ms).
+    pub value: Option<f64>,
+    /// Unit of `value`.
+    pub unit: &'static str,
+    /// The cell as printed when `value` was converted from it.
+    pub printed: Option<String>,
+}
+
+/// Identity and interval of one parsed source.
+#[derive(Debug, Clone)]
+pub struct SourceMeta {
+    /// Input path as given.
+    pub source: String,
+    /// Input format id.
+    pub format: &'static str,
+    /// Report kind.
+    pub report_kind: &'static str,
+    /// DB Id.
+    pub db_id: u64,
+    /// DB Name.
+    pub db_name: String,
+    /// Snapshot begin time.
+    pub begin_time: Option<NaiveDateTime>,
+    /// Snapshot end time.
+    pub end_time: Option<NaiveDateTime>,
+    /// Interval, seconds.
+    pub elapsed_s: Option<f64>,
+}
+
+/// Flattens an AWR report into metadata and statistic rows.
+pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
+    let kind = match r.kind {
+        ReportKind::Instance => "instance",
+        ReportKind::RacGlobal => "rac_global",
+        ReportKind::Pdb => "pdb",
+    };
+    let (inst, inst_no) = match (r.kind, r.instances.first()) {
+        (ReportKind::RacGlobal, _) | (_, None) => ("*".to_string(), None),
+        (_, Some(i)) => (i.name.clone(), Some(i.number as i32)),
+    };
+    let meta = SourceMeta {
+        source: source.to_string(),
+        format: "awr_html",
+        report_kind: kind,
+        db_id: r.db.db_id,
+        db_name: r.db.db_name.clone(),
+        begin_time: r.snapshots.begin_time,
+        end_time: r.snapshots.end_time,
+        elapsed_s: r.snapshots.elapsed_min.map(|m| m * 60.0),
+    };
+    let base = StatRow {
+        instance: inst.clone(),
+        instance_number: inst_no,
+        ..Default::default()
+    };
+    let mut rows = Vec::new();
+    let mut push = |section: &'static str, statistic: String, f: &dyn Fn(&mut StatRow)| {
+        let mut row = StatRow {
+            section,
+            statistic,
+            ..base.clone()
+        };
+        f(&mut row);
+        rows.push(row);
+    };
+    for s in &r.activity {
+        push(section::ACTIVITY, s.name.clone(), &|row| {
+            row.total = s.total;
+            row.per_second = s.per_second;
+            row.per_trans = s.per_trans;
+        });
+    }
+    for s in &r.load_profile {
+        push(section::LOAD_PROFILE, s.name.clone(), &|row| {
+            row.per_second = s.per_second;
+            row.per_trans = s.per_transaction;
+        });
+    }
+    for s in &r.io_profile {
+        for (col, v) in [
+            ("Read+Write", s.read_write),
+            ("Read", s.read),
+            ("Write", s.write),
+        ] {
+            push(section::IO_PROFILE, format!("{} [{col}]", s.name), &|row| {
+                row.per_second = v;
+            });
+        }
+    }
+    for (l, v) in &r.efficiency {
+        push(section::EFFICIENCY, l.clone(), &|row| {
+            row.value = *v;
+            row.unit = "%";
+        });
+    }
+    for (sec, table) in [
+        (section::IOSTAT_FUNCTION, &r.iostat_function),
+        (section::IOSTAT_FILETYPE, &r.iostat_filetype),
+    ] {
+        for s in table {
+            let (i, n) = match s.instance.as_deref() {
+                None => (inst.clone(), inst_no),
+                Some("*") => ("*".to_string(), None),
+                Some(x) => {
+                    let n = x.trim().parse::<i32>().ok();
+                    let name = n
+                        .and_then(|n| r.instances.iter().find(|i| i.number as i32 == n))
+                        .map(|i| i.name.clone())
+                        .unwrap_or_else(|| x.to_string());
+                    (name, n)
+                }
+            };
+            for (col, v, unit) in [
+                ("Reads/s", s.read_reqs_per_s, ""),
+                ("Writes/s", s.write_reqs_per_s, ""),
+                ("Read bytes/s", s.read_bytes_per_s, ""),
+                ("Write bytes/s", s.write_bytes_per_s, ""),
+                ("Avg wait", s.avg_wait_ms, "ms"),
+            ] {
+                rows.push(StatRow {
+                    instance: i.clone(),
+                    instance_number: n,
+                    section: sec,
+                    statistic: format!("{} [{col}]", s.name),
+                    per_second: if unit.is_empty() { v } else { None },
+                    value: if unit.is_empty() { None } else { v },
+                    unit,
+                    ..Default::default()
+                });
+            }
+        }
+    }
+    for w in &r.wait_events {
+        let sec = match w.scope {
+            WaitScope::Foreground => section::FG_WAITS,
+            WaitScope::Background => section::BG_WAITS,
+        };
+        rows.push(StatRow {
+            section: sec,
+            statistic: w.event.clone(),
+            total: w.waits,
+            value: w.avg_wait_ms,
+            unit: "ms",
+            printed: Some(w.avg_wait_printed.clone()).filter(|p| !p.is_empty()),
+            ..base.clone()
+        });
+    }
+    (meta, rows)
+}
+
+/// The model: a polars DataFrame with [`COLUMNS`].
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// The rows.
+    pub df: DataFrame,
+}
+
+fn to_ms(t: Option<NaiveDateTime>) -> Option<i64> {
+    t.map(|t| t.and_utc().timestamp_millis())
+}
+
+impl Model {
+    /// Builds the model from sources and their rows.
+    ///
+    /// # Errors
+    /// A polars error if a column cannot be built (not expected for well-formed rows).
+    pub fn build(sources: &[(SourceMeta, Vec<StatRow>)]) -> PolarsResult<Model> {
+        let n: usize = sources.iter().map(|(_, r)| r.len()).sum();
+        let mut source = Vec::with_capacity(n);
+        let mut format = Vec::with_capacity(n);
+        let mut kind = Vec::with_capacity(n);
+        let mut db_id = Vec::with_capacity(n);
+        let mut db_name = Vec::with_capacity(n);
+        let mut instance = Vec::with_capacity(n);
+        let mut inst_no = Vec::with_capacity(n);
+        let mut begin = Vec::with_capacity(n);
+        let mut end = Vec::with_capacity(n);
+        let mut elapsed = Vec::with_capacity(n);
+        let mut sect = Vec::with_capacity(n);
+        let mut stat = Vec::with_capacity(n);
+        let mut total = Vec::with_capacity(n);
+        let mut ps = Vec::with_capacity(n);
+        let mut pt = Vec::with_capacity(n);
+        let mut value = Vec::with_capacity(n);
+        let mut unit = Vec::with_capacity(n);
+        let mut printed: Vec<Option<&str>> = Vec::with_capacity(n);
+        for (m, rows) in sources {
+            for r in rows {
+                source.push(m.source.as_str());
+                format.push(m.format);
+                kind.push(m.report_kind);
+                db_id.push(m.db_id);
+                db_name.push(m.db_name.as_str());
+                instance.push(r.instance.as_str());
+                inst_no.push(r.instance_number);
+                begin.push(to_ms(m.begin_time));
+                end.push(to_ms(m.end_time));
+                elapsed.push(m.elapsed_s);
+                sect.push(r.section);
+                stat.push(r.statistic.as_str());
+                total.push(r.total);
+                ps.push(r.per_second);
+                pt.push(r.per_trans);
+                value.push(r.value);
+                unit.push(r.unit);
+                printed.push(r.printed.as_deref());
+            }
+        }
+        let dt = DataType::Datetime(TimeUnit::Milliseconds, None);
+        let cols = vec![
+            Column::new("source".into(), source),
+            Column::new("format".into(), format),
+            Column::new("report_kind".into(), kind),
+            Column::new("db_id".into(), db_id),
+            Column::new("db_name".into(), db_name),
+            Column::new("instance".into(), instance),
+            Column::new("instance_number".into(), inst_no),
+            Column::new("begin_time".into(), begin).cast(&dt)?,
+            Column::new("end_time".into(), end).cast(&dt)?,
+            Column::new("elapsed_s".into(), elapsed),
+            Column::new("section".into(), sect),
+            Column::new("statistic".into(), stat),
+            Column::new("total".into(), total),
+            Column::new("per_second".into(), ps),
+            Column::new("per_trans".into(), pt),
+            Column::new("value".into(), value),
+            Column::new("unit".into(), unit),
+            Column::new("printed".into(), printed),
+        ];
+        Ok(Model {
+            df: DataFrame::new(n, cols)?,
+        })
+    }
+
+    /// The rows of one source and instance (`*` for cluster-wide), as a lookup table.
+    ///
+    /// # Errors
+    /// A polars error if the model lacks a column of [`COLUMNS`].
+    pub fn view(&self, source: &str, instance: &str) -> PolarsResult<View> {
+        let src = self.df.column("source")?.str()?;
+        let inst = self.df.column("instance")?.str()?;
+        let mask = src.equal(source) & inst.equal(instance);
+        let df = self.df.filter(&mask)?;
+        let sect = df.column("section")?.str()?;
+        let stat = df.column("statistic")?.str()?;
+        let cols = ["total", "per_second", "per_trans", "value"];
+        let vals: Vec<&Float64Chunked> = cols
+            .iter()
+            .map(|c| df.column(c).and_then(|c| c.f64()))
+            .collect::<PolarsResult<_>>()?;
+        let printed = df.column("printed")?.str()?;
+        let mut map = std::collections::HashMap::new();
+        for i in 0..df.height() {
+            let (Some(s), Some(n)) = (sect.get(i), stat.get(i)) else {
+                continue;
+            };
+            map.entry((s.to_string(), n.to_string())).or_insert(Values {
+                total: vals[0].get(i),
+                per_second: vals[1].get(i),
+                per_trans: vals[2].get(i),
+                value: vals[3].get(i),
+                printed: printed.get(i).map(str::to_string),
+            });
+        }
+        Ok(View { map })
+    }
+}
+
+/// The numeric cells of one model row.
+#[derive(Debug, Clone, Default)]
+pub struct Values {
+    /// `total` column.
+    pub total: Option<f64>,
+    /// `per_second` column.
+    pub per_second: Option<f64>,
+    /// `per_trans` column.
+    pub per_trans: Option<f64>,
+    /// `value` column.
+    pub value: Option<f64>,
+    /// `printed` column.
+    pub printed: Option<String>,
+}
+
+/// The model's rows of one source/instance keyed by (section, statistic).
+#[derive(Debug, Default)]
+pub struct View {
+    map: std::collections::HashMap<(String, String), Values>,
+}
+
+impl View {
+    /// The row for `statistic` in `section`, if the source has it.
+    pub fn get(&self, section: &str, statistic: &str) -> Option<Values> {
+        self.map
+            .get(&(section.to_string(), statistic.to_string()))
+            .cloned()
+    }
+
+    /// Whether the source has any row in `section`.
+    pub fn has_section(&self, section: &str) -> bool {
+        self.map.keys().any(|(s, _)| s == section)
+    }
+}

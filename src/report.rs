@@ -1,0 +1,514 @@
+//! Renderers: Markdown for people, JSON for machines. Both take a writer and finished results.
+//!
+//! The JSON document is specified in `docs/json-schema.md`.
+
+use std::io::{self, Write};
+
+use comfy_table::presets::ASCII_MARKDOWN;
+use comfy_table::{Cell, CellAlignment, Table};
+use serde::Serialize;
+
+use crate::analyze::{Analysis, Failure, Run};
+use crate::metrics::Metric;
+use crate::rules::{Recommendation, TierOption, Unit};
+
+/// Identifier of the JSON document layout; bumped on any incompatible change.
+pub const JSON_SCHEMA: &str = "sizer.analyze/1";
+
+/// Formats `v` with `d` decimals and `,` thousands separators (`1,353.87`).
+pub fn fmt_num(v: f64, d: usize) -> String {
+    let s = format!("{:.*}", d, v.abs());
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i.to_string(), Some(f.to_string())),
+        None => (s.clone(), None),
+    };
+    let mut grouped = String::new();
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(ch);
+    }
+    let sign = if v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        "-"
+    } else {
+        ""
+    };
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+fn metric_text(m: &Metric) -> String {
+    match m.value {
+        Some(v) => fmt_num(v, m.decimals as usize),
+        None => "unknown".to_string(),
+    }
+}
+
+fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(ASCII_MARKDOWN);
+    t.set_header(header.iter().map(|h| Cell::new(h)));
+    t
+}
+
+fn right(t: &mut Table, cols: &[usize]) {
+    for &c in cols {
+        if let Some(col) = t.column_mut(c) {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+}
+
+/// Escapes `|` so free text cannot break a Markdown table row.
+fn cell_text(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn option_summary(o: &TierOption, capacity_given: bool) -> String {
+    let unit = match o.unit {
+        Unit::Drive => "drive",
+        Unit::Volume => "volume",
+    };
+    let plural = if o.count == 1 { "" } else { "s" };
+    let cost = match o.monthly_cost_usd {
+        Some(c) => format!("${}/month", fmt_num(c, 2)),
+        None => "cost not computed".to_string(),
+    };
+    format!(
+        "{} × {} GiB {}{} of {} ({}{})",
+        o.count,
+        fmt_num(o.size_per_unit_gib, 0),
+        unit,
+        plural,
+        o.name,
+        cost,
+        if capacity_given {
+            ""
+        } else {
+            "; minimum size for the IOPS and MB/s, capacity not given"
+        }
+    )
+}
+
+fn options_table(opts: &[&TierOption]) -> Table {
+    let mut t = table(&[
+        "Tier",
+        "Count",
+        "GiB each",
+        "IOPS",
+        "MiB/s",
+        "Monthly cost (USD)",
+        "Status",
+    ]);
+    for o in opts {
+        let status = if o.feasible {
+            let mut s = "meets demand".to_string();
+            if !o.binding_limits.is_empty() {
+                s = format!("meets demand; bound by {}", o.binding_limits.join(", "));
+            }
+            s
+        } else {
+            format!(
+                "not feasible: {}",
+                o.infeasible_reason.as_deref().unwrap_or("limits exceeded")
+            )
+        };
+        let iops = o.provisioned_iops.unwrap_or(o.iops_capability);
+        t.add_row(vec![
+            Cell::new(format!("{} (`{}`)", o.name, o.tier_id)),
+            Cell::new(o.count),
+            Cell::new(fmt_num(o.size_per_unit_gib, 0)),
+            Cell::new(fmt_num(iops, 0)),
+            Cell::new(
+                o.throughput_mib_s
+                    .map(|v| fmt_num(v, 0))
+                    .unwrap_or_else(|| "–".into()),
+            ),
+            Cell::new(match o.monthly_cost_usd {
+                Some(c) => fmt_num(c, 2),
+                None => o.cost_note.clone().unwrap_or_else(|| "not computed".into()),
+            }),
+            Cell::new(cell_text(&status)),
+        ]);
+    }
+    right(&mut t, &[1, 2, 3, 4, 5]);
+    t
+}
+
+fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<()> {
+    writeln!(out, "## Recommendation\n")?;
+    writeln!(
+        out,
+        "Sized for {} IOPS and {} MB/s ({} MiB/s): the demand below plus {} % headroom. Rules: {} (catalogue as of {}).\n",
+        fmt_num(r.sized_iops, 0),
+        fmt_num(r.sized_mb_s, 2),
+        fmt_num(r.sized_mib_s, 2),
+        fmt_num(r.headroom_pct, 0),
+        r.rules_origin,
+        r.catalog_as_of
+    )?;
+    for p in &r.platforms {
+        writeln!(out, "### {}\n", p.name)?;
+        match &p.recommended {
+            Some(o) => writeln!(
+                out,
+                "**Recommended: {}.**\n",
+                option_summary(o, r.capacity_given)
+            )?,
+            None => writeln!(out, "**No tier of this platform meets the demand.**\n")?,
+        }
+        for e in &p.explanation {
+            writeln!(out, "- {e}")?;
+        }
+        if !p.explanation.is_empty() {
+            writeln!(out)?;
+        }
+        let mut all: Vec<&TierOption> = p.recommended.iter().collect();
+        all.extend(p.alternatives.iter());
+        if !all.is_empty() {
+            writeln!(out, "{}\n", options_table(&all))?;
+        }
+    }
+    writeln!(out, "### Rules\n")?;
+    if r.fired_rules.is_empty() {
+        writeln!(out, "No rule fired.\n")?;
+    } else {
+        let mut t = table(&["Rule", "Effect", "Why", "Source"]);
+        for f in &r.fired_rules {
+            let effect = serde_json::to_value(&f.effect)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            let targets = if f.targets.is_empty() {
+                effect
+            } else {
+                format!("{effect} {}", f.targets.join(", "))
+            };
+            t.add_row(vec![
+                Cell::new(format!("`{}`", f.id)),
+                Cell::new(cell_text(&targets)),
+                Cell::new(cell_text(&f.message)),
+                Cell::new(cell_text(&f.source)),
+            ]);
+        }
+        writeln!(out, "{t}\n")?;
+    }
+    for n in &r.not_evaluated {
+        writeln!(out, "- Not evaluated `{}`: {}", n.id, n.reason)?;
+    }
+    for n in &r.not_fired {
+        writeln!(out, "- Did not fire `{}`: {}", n.id, n.reason)?;
+    }
+    if !r.not_evaluated.is_empty() || !r.not_fired.is_empty() {
+        writeln!(out)?;
+    }
+    // Platform-specific explanation lines ("aws: …") are already printed under each platform.
+    let general: Vec<&String> = r
+        .explanation
+        .iter()
+        .filter(|e| {
+            !r.platforms
+                .iter()
+                .any(|p| e.starts_with(&format!("{}: ", p.platform)))
+        })
+        .chain(r.notes.iter())
+        .collect();
+    for n in &general {
+        writeln!(out, "- {n}")?;
+    }
+    if !general.is_empty() {
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
+    let w = &a.workload;
+    let db = &a.database;
+    writeln!(
+        out,
+        "# Storage sizing: {} (DB Id {})\n",
+        db.db_name, db.db_id
+    )?;
+    let kind = match a.source.report_kind {
+        "rac_global" => "AWR RAC global report",
+        "pdb" => "AWR PDB report",
+        _ => "AWR instance report",
+    };
+    let mut flags = Vec::new();
+    if db.rac == Some(true) {
+        flags.push("RAC");
+    }
+    if db.cdb == Some(true) {
+        flags.push("CDB");
+    }
+    writeln!(
+        out,
+        "- Source: `{}` — {kind}, release {}{}",
+        a.source.file,
+        db.release,
+        if flags.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", flags.join(", "))
+        }
+    )?;
+    for i in &a.instances {
+        let mut host = Vec::new();
+        if let Some(p) = &i.platform {
+            host.push(p.clone());
+        }
+        if let Some(c) = i.cpus {
+            host.push(format!("{c} CPUs"));
+        }
+        if let Some(m) = i.memory_gb {
+            host.push(format!("{} GB memory", fmt_num(m, 2)));
+        }
+        writeln!(
+            out,
+            "- Instance: {} (#{}) on {}{}",
+            i.name,
+            i.number,
+            i.host.as_deref().unwrap_or("unknown host"),
+            if host.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", host.join(", "))
+            }
+        )?;
+    }
+    let iv = &a.interval;
+    writeln!(
+        out,
+        "- Interval: snaps {}–{}, {} → {}, elapsed {} min, DB time {} min\n",
+        iv.begin_snap,
+        iv.end_snap,
+        iv.begin_time.as_deref().unwrap_or("?").replace('T', " "),
+        iv.end_time.as_deref().unwrap_or("?").replace('T', " "),
+        iv.elapsed_min
+            .map(|m| fmt_num(m, 2))
+            .unwrap_or_else(|| "?".into()),
+        iv.db_time_min
+            .map(|m| fmt_num(m, 2))
+            .unwrap_or_else(|| "?".into()),
+    )?;
+
+    writeln!(out, "## Summary\n")?;
+    let r = &a.recommendation;
+    let mut t = table(&["Figure", "Value"]);
+    t.add_row(vec![
+        "Required IOPS".to_string(),
+        format!(
+            "{}{}",
+            metric_text(&w.required_iops),
+            if a.sizing_basis == "measured_iops" {
+                " (sizing uses measured IOPS)".to_string()
+            } else {
+                String::new()
+            }
+        ),
+    ]);
+    t.add_row(vec![
+        "Measured IOPS (read + write)".to_string(),
+        metric_text(&w.measured_iops),
+    ]);
+    t.add_row(vec![
+        "Throughput (MB/s, 10^6 B)".to_string(),
+        format!(
+            "{} (read {}, write {})",
+            metric_text(&w.total_mb_s),
+            metric_text(&w.read_mb_s),
+            metric_text(&w.write_mb_s)
+        ),
+    ]);
+    t.add_row(vec![
+        "Reads".to_string(),
+        format!("{} % of requests", metric_text(&w.read_pct)),
+    ]);
+    t.add_row(vec![
+        "Cache read-hit %".to_string(),
+        format!(
+            "{} (printed Buffer Hit %: {})",
+            metric_text(&w.cache_hit_pct),
+            metric_text(&w.buffer_hit_pct_printed)
+        ),
+    ]);
+    t.add_row(vec![
+        format!("Sized demand (+{} % headroom)", fmt_num(r.headroom_pct, 0)),
+        format!(
+            "{} IOPS, {} MB/s",
+            fmt_num(r.sized_iops, 0),
+            fmt_num(r.sized_mb_s, 2)
+        ),
+    ]);
+    for p in &r.platforms {
+        t.add_row(vec![
+            format!("Recommended: {}", p.name),
+            match &p.recommended {
+                Some(o) => cell_text(&option_summary(o, r.capacity_given)),
+                None => "no tier meets the demand".into(),
+            },
+        ]);
+    }
+    writeln!(out, "{t}\n")?;
+
+    writeln!(out, "## Workload\n")?;
+    let mut t = table(&["Figure", "Value", "Unit", "From"]);
+    let rows: [(&str, &Metric); 18] = [
+        ("Read IOPS", &w.read_iops),
+        ("Write IOPS", &w.write_iops),
+        ("Redo writes", &w.redo_writes_per_s),
+        ("Measured IOPS", &w.measured_iops),
+        ("Required IOPS", &w.required_iops),
+        ("IO Profile Total Requests", &w.io_profile_total_iops),
+        ("Read throughput", &w.read_mb_s),
+        ("Write throughput", &w.write_mb_s),
+        ("Total throughput", &w.total_mb_s),
+        ("Average read size", &w.avg_read_kib),
+        ("Average write size", &w.avg_write_kib),
+        ("Read share", &w.read_pct),
+        ("Small (single-block) reads", &w.small_read_iops),
+        ("Large (multi-block) reads", &w.large_read_iops),
+        ("Small (single-block) writes", &w.small_write_iops),
+        ("Large (multi-block) writes", &w.large_write_iops),
+        ("Cache read-hit (recomputed)", &w.cache_hit_pct),
+        ("Buffer Hit % (printed)", &w.buffer_hit_pct_printed),
+    ];
+    for (name, m) in rows {
+        let from = match &m.unknown_reason {
+            Some(why) => format!("unknown: {why}"),
+            None => m.from.clone(),
+        };
+        t.add_row(vec![
+            Cell::new(name),
+            Cell::new(metric_text(m)),
+            Cell::new(m.unit),
+            Cell::new(cell_text(&from)),
+        ]);
+    }
+    right(&mut t, &[1]);
+    writeln!(out, "{t}\n")?;
+
+    writeln!(out, "## Latency\n")?;
+    let mut t = table(&["Wait event", "Average wait (ms)", "As printed", "From"]);
+    for (name, m) in [
+        ("db file sequential read", &w.db_file_sequential_read_ms),
+        ("db file scattered read", &w.db_file_scattered_read_ms),
+        ("log file parallel write", &w.log_file_parallel_write_ms),
+        ("log file sync", &w.log_file_sync_ms),
+    ] {
+        t.add_row(vec![
+            Cell::new(name),
+            Cell::new(metric_text(m)),
+            Cell::new(m.printed.as_deref().unwrap_or("–")),
+            Cell::new(cell_text(m.unknown_reason.as_deref().unwrap_or(&m.from))),
+        ]);
+    }
+    right(&mut t, &[1, 2]);
+    writeln!(out, "{t}\n")?;
+
+    write_recommendation(out, r)?;
+
+    if !a.warnings.is_empty() {
+        writeln!(out, "## Warnings\n")?;
+        for wn in &a.warnings {
+            writeln!(out, "- **{}**: {}", wn.id, wn.message)?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "## Notes\n")?;
+    writeln!(
+        out,
+        "- Required IOPS = {} ({}). {}",
+        a.required_iops_formula.text,
+        a.required_iops_formula.terms.join(" + "),
+        a.required_iops_formula.why
+    )?;
+    if a.required_iops_formula
+        .terms
+        .iter()
+        .any(|t| t == "redo_writes")
+        && a.required_iops_formula
+            .terms
+            .iter()
+            .any(|t| t == "write_total")
+    {
+        writeln!(
+            out,
+            "- Redo writes are already inside 'physical write total IO requests' (every LGWR write to every log member), so required IOPS carries the redo rate ({} writes/s) once more, as margin. Measured IOPS is what the database issued.",
+            metric_text(&w.redo_writes_per_s)
+        )?;
+    }
+    writeln!(
+        out,
+        "- MB = 10^6 bytes, MiB = 2^20 bytes, KiB = 2^10 bytes; rates are per second averaged over the report interval; values are shown to the precision the report prints."
+    )?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn write_failures(out: &mut dyn Write, failures: &[Failure]) -> io::Result<()> {
+    if failures.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "# Not analysed\n")?;
+    for f in failures {
+        writeln!(out, "- `{}`: {}", f.file, f.error)?;
+    }
+    writeln!(out)
+}
+
+/// Renders every analysis (and the list of unreadable files) as Markdown.
+///
+/// # Errors
+/// Only I/O errors of `out`.
+pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    for (i, a) in run.analyses.iter().enumerate() {
+        if i > 0 {
+            writeln!(out, "---\n")?;
+        }
+        write_analysis(out, a)?;
+    }
+    write_failures(out, &run.failures)
+}
+
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    schema: &'static str,
+    generator: String,
+    reports: &'a [Analysis],
+    failed: &'a [Failure],
+}
+
+/// Renders the run as one JSON document (see `docs/json-schema.md`).
+///
+/// # Errors
+/// I/O errors of `out`.
+pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    let doc = JsonDoc {
+        schema: JSON_SCHEMA,
+        generator: format!("sizer {}", env!("CARGO_PKG_VERSION")),
+        reports: &run.analyses,
+        failed: &run.failures,
+    };
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt_num;
+
+    #[test]
+    fn numbers_are_grouped_and_rounded() {
+        assert_eq!(fmt_num(1353.8749, 2), "1,353.87");
+        assert_eq!(fmt_num(1234567.0, 0), "1,234,567");
+        assert_eq!(fmt_num(0.5, 1), "0.5");
+        assert_eq!(fmt_num(-1234.5, 1), "-1,234.5");
+        assert_eq!(fmt_num(999.996, 2), "1,000.00");
+        assert_eq!(fmt_num(-0.001, 2), "0.00");
+    }
+}

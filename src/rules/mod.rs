@@ -1,0 +1,843 @@
+//! Data-driven storage sizing rules: workload [`Demand`] + [`RuleSet`] →
+//! [`Recommendation`].
+//!
+//! # Overview
+//!
+//! The numbers live in two TOML files, not in code: `rules/tiers.toml` (the
+//! tier catalogue: per-drive and per-volume limits, list prices) and
+//! `rules/sizing.toml` (the required-IOPS formula, headroom, on-premises and
+//! cloud policy, and the rules). Every number there carries a `source` and each
+//! file an `as_of` date. Both are embedded in the binary ([`RuleSet::builtin`]);
+//! [`RuleSet::load_dir`] reads a user copy instead (`sizer --rules DIR`). The
+//! schema, formulas and selection algorithm are documented in `docs/rules.md`.
+//!
+//! The engine knows nothing of input formats: the metrics module turns
+//! evidence into a [`Demand`] (IOPS, MB/s, IO sizes, cache hit, latencies,
+//! capacity), and [`recommend`] does the rest:
+//!
+//! 1. headroom: `sized_iops = required_iops × (1 + headroom_pct / 100)`, the same
+//!    factor for MB/s;
+//! 2. every rule of `sizing.toml` is evaluated on the demand: fired, not fired,
+//!    or not evaluated (a metric it needs is unknown);
+//! 3. every tier of each requested platform is sized: drives for arrays
+//!    (back-end IOPS with RAID write penalty, capacity, RAID groups), volume
+//!    count / size / provisioned IOPS / throughput and monthly cost for cloud
+//!    volumes; a tier is infeasible when a limit cannot be met;
+//! 4. per platform, fired `prefer` / `avoid` rules score the tiers; the
+//!    feasible tier with the highest score wins, then the cheapest, then the
+//!    one with fewer units.
+//!
+//! Units: IOPS = requests per second; MB/s = 10^6 B/s (what the demand is
+//! measured in); MiB/s = 2^20 B/s (what AWS limits use); GiB = 2^30 B; drive
+//! sizes in GB = 10^9 B; money in USD per month (730 h).
+
+mod eval;
+pub mod schema;
+mod sizing;
+#[cfg(test)]
+mod tests;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use schema::{
+    Catalog, CatalogMeta, CloudPolicy, CloudVolumeSpec, Condition, DriveSpec, Effect,
+    HeadroomPolicy, IopsModel, Metric, OnpremPolicy, Op, Platform, PriceBand, PriceSpec, RaidSpec,
+    Rule, SizingMeta, SizingPolicy, ThroughputModel, ThroughputStep, Tier, TierKind, TierSpec,
+    VolumeCountPolicy, VolumeSpec,
+};
+
+use eval::{fmt_num, fmt_trim, Outcome, Values};
+use sizing::Workload;
+
+/// Text of the built-in tier catalogue (`rules/tiers.toml`), e.g. for
+/// `sizer` to write out as a starting point for `--rules DIR`.
+pub const BUILTIN_TIERS_TOML: &str = include_str!("../../rules/tiers.toml");
+/// Text of the built-in sizing policy and rules (`rules/sizing.toml`).
+pub const BUILTIN_SIZING_TOML: &str = include_str!("../../rules/sizing.toml");
+
+/// What the workload needs, at the sizing statistic (before headroom). Built
+/// by the metrics module; `None` = unknown (rules that need it are reported as
+/// not evaluated, never treated as 0).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Demand {
+    /// IOPS the storage must serve (requests/s), summed by the caller from
+    /// the terms of [`RuleSet::required_iops_formula`].
+    pub required_iops: f64,
+    /// Read requests per second.
+    pub read_iops: f64,
+    /// Write requests per second.
+    pub write_iops: f64,
+    /// Read throughput, MB/s (1 MB = 10^6 bytes).
+    pub read_mb_s: f64,
+    /// Write throughput, MB/s (10^6 bytes).
+    pub write_mb_s: f64,
+    /// Average read request size, KiB (2^10 bytes).
+    pub avg_read_kib: Option<f64>,
+    /// Average write request size, KiB (2^10 bytes).
+    pub avg_write_kib: Option<f64>,
+    /// Share of read requests that are single-block (not multi-block), 0..1.
+    pub small_read_share: Option<f64>,
+    /// Database buffer-cache read-hit ratio, percent 0..100. Used by rules
+    /// only; it is NOT the array cache hit of the back-end formula
+    /// ([`OnpremPolicy::array_read_hit_pct`]).
+    pub cache_hit_pct: Option<f64>,
+    /// Average single-block read wait, ms (Oracle: 'db file sequential read').
+    pub single_block_read_ms: Option<f64>,
+    /// Average redo log write wait, ms (Oracle: 'log file parallel write').
+    pub log_write_ms: Option<f64>,
+    /// Data capacity the user said they need, GiB; `None` = unknown (volumes
+    /// and drives are then sized for IOPS and throughput only).
+    pub capacity_gib: Option<f64>,
+    /// Length of the measured interval, minutes.
+    pub window_minutes: Option<f64>,
+}
+
+/// One term of the required-IOPS formula (TOML spelling in `snake_case`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IopsTerm {
+    /// All read requests/s the database issued (every file type and function).
+    ReadTotal,
+    /// All write requests/s, including every redo log write to every member.
+    WriteTotal,
+    /// Redo log write calls/s (one per log-group write, not per member).
+    RedoWrites,
+    /// Database-only read requests/s (buffer cache + direct), a subset of `read_total`.
+    ReadDatabase,
+    /// Database-only write requests/s (no redo), a subset of `write_total`.
+    WriteDatabase,
+}
+
+impl IopsTerm {
+    /// Every term, in declaration order.
+    pub const ALL: [IopsTerm; 5] = [
+        IopsTerm::ReadTotal,
+        IopsTerm::WriteTotal,
+        IopsTerm::RedoWrites,
+        IopsTerm::ReadDatabase,
+        IopsTerm::WriteDatabase,
+    ];
+
+    /// TOML spelling, e.g. `read_total`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IopsTerm::ReadTotal => "read_total",
+            IopsTerm::WriteTotal => "write_total",
+            IopsTerm::RedoWrites => "redo_writes",
+            IopsTerm::ReadDatabase => "read_database",
+            IopsTerm::WriteDatabase => "write_database",
+        }
+    }
+
+    /// Term named `s` (TOML spelling).
+    pub fn from_name(s: &str) -> Option<IopsTerm> {
+        IopsTerm::ALL.iter().copied().find(|t| t.as_str() == s)
+    }
+}
+
+/// The required-IOPS formula as written in `[required_iops]` of
+/// `sizing.toml`: which per-second request rates are summed, why, and the
+/// source. The caller (metrics) computes the sum ([`IopsFormula::compute`]);
+/// the report prints [`IopsFormula::formula`], `text` and `why`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IopsFormula {
+    /// Terms summed, TOML spelling, e.g. `["read_total", "write_total"]`;
+    /// every entry is a valid [`IopsTerm`] name (checked at load, see
+    /// [`IopsFormula::term_kinds`]).
+    pub terms: Vec<String>,
+    /// Human description of the formula.
+    pub text: String,
+    /// Why these terms (e.g. redo is already inside `write_total`).
+    pub why: String,
+    /// Source of the choice.
+    pub source: String,
+    /// Formula to use when a term of this one is unavailable (`[required_iops.fallback]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<Box<IopsFormula>>,
+}
+
+impl IopsFormula {
+    /// The terms joined with `+`, e.g. `read_total + write_total`.
+    pub fn formula(&self) -> String {
+        self.terms.join(" + ")
+    }
+
+    /// The terms as [`IopsTerm`]s (names that are not terms are skipped; a
+    /// loaded rule set has none).
+    pub fn term_kinds(&self) -> Vec<IopsTerm> {
+        self.terms
+            .iter()
+            .filter_map(|t| IopsTerm::from_name(t))
+            .collect()
+    }
+
+    /// Sum of the terms, each looked up with `value_of` (requests/s). Error:
+    /// the name of the first term that is not a known term or that `value_of`
+    /// cannot supply.
+    pub fn compute(&self, value_of: impl Fn(IopsTerm) -> Option<f64>) -> Result<f64, String> {
+        self.terms.iter().try_fold(0.0, |acc, name| {
+            IopsTerm::from_name(name)
+                .and_then(&value_of)
+                .map(|v| acc + v)
+                .ok_or_else(|| name.clone())
+        })
+    }
+}
+
+/// Error loading or validating rule files. Every variant names the file; TOML
+/// errors also give the 1-based line and column and, when it can be found,
+/// the dotted key (`tier[2].price.gib_month`, array indexes 0-based).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// A file could not be read.
+    #[error("{}: cannot read: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML or does not match the schema (unknown key,
+    /// wrong type, missing field).
+    #[error("{file}:{line}:{column}: {}{message}", key_prefix(.key))]
+    Toml {
+        /// File name (or `<built-in>/rules/...`).
+        file: String,
+        /// Dotted key at the error position, when found.
+        key: Option<String>,
+        /// 1-based line (0 = unknown).
+        line: usize,
+        /// 1-based column (0 = unknown).
+        column: usize,
+        /// Parser message.
+        message: String,
+    },
+    /// A value is out of range, missing for its model, unsourced, or refers to
+    /// something that does not exist.
+    #[error("{file}: at `{key}`: {message}")]
+    Invalid {
+        /// File name.
+        file: String,
+        /// Dotted key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn key_prefix(key: &Option<String>) -> String {
+    key.as_ref()
+        .map(|k| format!("at `{k}`: "))
+        .unwrap_or_default()
+}
+
+/// Parsed and validated `tiers.toml` + `sizing.toml`.
+#[derive(Debug, Clone)]
+pub struct RuleSet {
+    catalog: Catalog,
+    sizing: SizingPolicy,
+    origin: String,
+}
+
+impl RuleSet {
+    /// The rules embedded in the binary (`rules/tiers.toml`, `rules/sizing.toml`).
+    pub fn builtin() -> Result<RuleSet, RulesError> {
+        RuleSet::from_toml_strs(
+            BUILTIN_TIERS_TOML,
+            "<built-in>/rules/tiers.toml",
+            BUILTIN_SIZING_TOML,
+            "<built-in>/rules/sizing.toml",
+        )
+        .map(|r| r.with_origin("built-in"))
+    }
+
+    /// Load `DIR/tiers.toml` and `DIR/sizing.toml` (both required; start from
+    /// copies of [`BUILTIN_TIERS_TOML`] and [`BUILTIN_SIZING_TOML`]). Errors
+    /// name the file and the TOML key.
+    pub fn load_dir(dir: &Path) -> Result<RuleSet, RulesError> {
+        let read = |name: &str| {
+            let path = dir.join(name);
+            std::fs::read_to_string(&path)
+                .map(|text| (text, path.display().to_string()))
+                .map_err(|source| RulesError::Read { path, source })
+        };
+        let (tiers, tiers_file) = read("tiers.toml")?;
+        let (sizing, sizing_file) = read("sizing.toml")?;
+        RuleSet::from_toml_strs(&tiers, &tiers_file, &sizing, &sizing_file)
+            .map(|r| r.with_origin(&dir.display().to_string()))
+    }
+
+    /// Parse rule files from strings; `*_file` name them in errors.
+    pub fn from_toml_strs(
+        tiers_toml: &str,
+        tiers_file: &str,
+        sizing_toml: &str,
+        sizing_file: &str,
+    ) -> Result<RuleSet, RulesError> {
+        let catalog = schema::parse_catalog(tiers_toml, tiers_file)?;
+        let sizing = schema::parse_sizing(sizing_toml, sizing_file)?;
+        schema::check_targets(&sizing, &catalog, sizing_file)?;
+        Ok(RuleSet {
+            catalog,
+            sizing,
+            origin: format!("{tiers_file} + {sizing_file}"),
+        })
+    }
+
+    fn with_origin(mut self, origin: &str) -> RuleSet {
+        self.origin = origin.to_string();
+        self
+    }
+
+    /// Which terms make "required IOPS" (`[required_iops]` of sizing.toml).
+    pub fn required_iops_formula(&self) -> &IopsFormula {
+        &self.sizing.required_iops
+    }
+
+    /// Default headroom, percent (`[headroom].default_pct`, e.g. 30).
+    pub fn default_headroom_pct(&self) -> f64 {
+        self.sizing.headroom.default_pct
+    }
+
+    /// The tier catalogue.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The sizing policy and rules.
+    pub fn sizing(&self) -> &SizingPolicy {
+        &self.sizing
+    }
+
+    /// Tiers in file order.
+    pub fn tiers(&self) -> &[Tier] {
+        &self.catalog.tiers
+    }
+
+    /// Rules in file order.
+    pub fn rules(&self) -> &[Rule] {
+        &self.sizing.rules
+    }
+
+    /// `as_of` of the tier catalogue (prices and limits).
+    pub fn catalog_as_of(&self) -> &str {
+        &self.catalog.meta.as_of
+    }
+
+    /// Where the rules came from: `built-in` or the directory.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+}
+
+/// Options of one recommendation.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Headroom over the sizing statistic, percent; `None` = the rule set's
+    /// default. Negative or non-finite values are ignored (with a note).
+    pub headroom_pct: Option<f64>,
+    /// Platform ids to size (`onprem`, `aws`; case-insensitive); empty = all.
+    pub platforms: Vec<String>,
+}
+
+/// What an option counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Physical drives in an array.
+    Drive,
+    /// Cloud block volumes.
+    Volume,
+}
+
+/// Monthly cost components, USD.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostBreakdown {
+    /// Provisioned capacity: GiB × price per GiB-month, all units.
+    pub storage_usd: f64,
+    /// Provisioned IOPS above the included amount, by price band, all units.
+    pub iops_usd: f64,
+    /// Provisioned throughput above the included amount, all units.
+    pub throughput_usd: f64,
+    /// Per-request charges: required IOPS × 3,600 × hours per month / 10^6 ×
+    /// price per million (EBS Magnetic); no headroom.
+    pub io_requests_usd: f64,
+}
+
+/// One tier configured for the demand.
+#[derive(Debug, Clone, Serialize)]
+pub struct TierOption {
+    /// Tier id (`aws.gp3`).
+    pub tier_id: String,
+    /// Display name.
+    pub name: String,
+    /// Platform id.
+    pub platform: String,
+    /// Media class (`ssd`, `hdd`).
+    pub media: String,
+    /// Published latency class, if any.
+    pub latency: Option<String>,
+    /// Meets sized IOPS, MB/s and capacity within every limit.
+    pub feasible: bool,
+    /// The limit that cannot be met, when not feasible.
+    pub infeasible_reason: Option<String>,
+    /// What `count` counts.
+    pub unit: Unit,
+    /// Drives or volumes (0 for an infeasible cloud option).
+    pub count: u32,
+    /// Size of one drive or volume, GiB.
+    pub size_per_unit_gib: f64,
+    /// count × size, GiB (raw).
+    pub total_gib: f64,
+    /// Usable GiB after RAID (equal to `total_gib` for cloud volumes).
+    pub usable_gib: f64,
+    /// Front-end IOPS the configuration serves at the demand's read/write mix.
+    pub iops_capability: f64,
+    /// Provisioned (or size-derived) IOPS of all volumes (cloud only).
+    pub provisioned_iops: Option<f64>,
+    /// IOPS per volume (cloud only).
+    pub provisioned_iops_per_unit: Option<f64>,
+    /// Throughput of all volumes, MiB/s (cloud only; not modelled for drives).
+    pub throughput_mib_s: Option<f64>,
+    /// Throughput per volume, MiB/s.
+    pub throughput_mib_s_per_unit: Option<f64>,
+    /// Back-end IOPS after RAID write penalty and array cache (arrays only).
+    pub backend_iops: Option<f64>,
+    /// IOPS as the provider counts them when requests exceed its IO unit
+    /// (e.g. 512 KiB reads = 2 × 256 KiB); `None` when equal to sized IOPS.
+    pub counted_iops: Option<f64>,
+    /// Drives needed for IOPS alone (arrays).
+    pub drives_for_iops: Option<u32>,
+    /// Drives needed for capacity alone (arrays; `None` when capacity unknown).
+    pub drives_for_capacity: Option<u32>,
+    /// Monthly list cost, USD; `None` when no public price exists (never 0 for unknown).
+    pub monthly_cost_usd: Option<f64>,
+    /// Components of `monthly_cost_usd`.
+    pub cost_breakdown: Option<CostBreakdown>,
+    /// Why `monthly_cost_usd` is `None`.
+    pub cost_note: Option<String>,
+    /// Limits that set the configuration (IOPS, capacity, ratios, striping).
+    pub binding_limits: Vec<String>,
+    /// Caveats and assumptions.
+    pub notes: Vec<String>,
+    /// Σ prefer weights − Σ avoid weights of the fired rules that target it.
+    pub rule_score: i64,
+    /// Ids of fired rules that prefer it.
+    pub preferred_by: Vec<String>,
+    /// Ids of fired rules that avoid it.
+    pub avoided_by: Vec<String>,
+    /// `source` strings of the tier and its sub-tables.
+    pub sources: Vec<String>,
+}
+
+/// Result for one platform.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlatformRecommendation {
+    /// Platform id.
+    pub platform: String,
+    /// Display name.
+    pub name: String,
+    /// The winning option; `None` when no tier is feasible.
+    pub recommended: Option<TierOption>,
+    /// Other feasible options by cost (unknown cost last, then fewer units),
+    /// then infeasible ones in catalogue order (`feasible = false`,
+    /// `infeasible_reason` set).
+    pub alternatives: Vec<TierOption>,
+    /// Why the recommended option won.
+    pub explanation: Vec<String>,
+}
+
+/// A rule whose conditions all held.
+#[derive(Debug, Clone, Serialize)]
+pub struct FiredRule {
+    /// Rule id.
+    pub id: String,
+    /// What it does.
+    pub effect: Effect,
+    /// Targets (tier ids or `group:NAME`).
+    pub targets: Vec<String>,
+    /// Score added or subtracted (0 for notes).
+    pub weight: u32,
+    /// Applies only to options with at most this many units.
+    pub max_units: Option<u32>,
+    /// Message with the actual numbers.
+    pub message: String,
+    /// Source of the rule.
+    pub source: String,
+}
+
+/// A rule with a known condition that did not hold.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotFiredRule {
+    /// Rule id.
+    pub id: String,
+    /// The first false condition, e.g. `cache_hit_pct = 99.50 is not < 95`.
+    pub reason: String,
+}
+
+/// A rule that could not be evaluated because a metric it needs is unknown.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotEvaluatedRule {
+    /// Rule id.
+    pub id: String,
+    /// E.g. `cache_hit_pct unknown`.
+    pub reason: String,
+    /// The unknown metrics (TOML spelling).
+    pub unknown_metrics: Vec<String>,
+}
+
+/// The outcome of [`recommend`]. Field names are stable (JSON output).
+#[derive(Debug, Clone, Serialize)]
+pub struct Recommendation {
+    /// Where the rules came from (`built-in` or a directory).
+    pub rules_origin: String,
+    /// `as_of` of the tier catalogue.
+    pub catalog_as_of: String,
+    /// Headroom used, percent.
+    pub headroom_pct: f64,
+    /// Required IOPS before headroom.
+    pub required_iops: f64,
+    /// The formula behind `required_iops`, e.g. `read_total + write_total`.
+    pub required_iops_formula: String,
+    /// required_iops × (1 + headroom_pct / 100).
+    pub sized_iops: f64,
+    /// (read + write MB/s) × (1 + headroom_pct / 100), MB/s (10^6).
+    pub sized_mb_s: f64,
+    /// `sized_mb_s` in MiB/s (× 10^6 / 2^20).
+    pub sized_mib_s: f64,
+    /// Capacity asked for, GiB.
+    pub capacity_gib: Option<f64>,
+    /// False when capacity was not given (sizes are then minimums for IOPS).
+    pub capacity_given: bool,
+    /// One entry per platform, in catalogue order.
+    pub platforms: Vec<PlatformRecommendation>,
+    /// Rules that fired.
+    pub fired_rules: Vec<FiredRule>,
+    /// Rules with a false condition.
+    pub not_fired: Vec<NotFiredRule>,
+    /// Rules that needed an unknown metric.
+    pub not_evaluated: Vec<NotEvaluatedRule>,
+    /// Caveats about the demand and options.
+    pub notes: Vec<String>,
+    /// Short sentences on the sizing and on why each recommended tier won.
+    pub explanation: Vec<String>,
+}
+
+/// Size every tier of the requested platforms for `demand` and pick one per
+/// platform. The algorithm is in the module docs and `docs/rules.md`.
+pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommendation {
+    let mut notes = Vec::new();
+    let default_h = rules.default_headroom_pct();
+    let headroom = match opts.headroom_pct {
+        Some(h) if h.is_finite() && h >= 0.0 => h,
+        Some(h) => {
+            notes.push(format!(
+                "headroom {h} % ignored (must be a finite number >= 0); default {} % used",
+                fmt_trim(default_h)
+            ));
+            default_h
+        }
+        None => default_h,
+    };
+    let w = Workload::new(demand, headroom);
+    notes.extend(w.notes.iter().cloned());
+    if w.capacity_gib.is_none() {
+        notes.push("capacity not given: sizes are the minimum for IOPS and throughput".to_string());
+    }
+
+    // Rules
+    let values = Values::new(demand, headroom);
+    let mut fired = Vec::new();
+    let mut not_fired = Vec::new();
+    let mut not_evaluated = Vec::new();
+    for r in rules.rules() {
+        match eval::evaluate(r, &values) {
+            Outcome::Fired(f) => fired.push(f),
+            Outcome::NotFired(n) => not_fired.push(n),
+            Outcome::NotEvaluated(n) => not_evaluated.push(n),
+        }
+    }
+
+    // Platforms
+    let wanted: Vec<String> = opts
+        .platforms
+        .iter()
+        .map(|p| p.trim().to_ascii_lowercase())
+        .collect();
+    for p in &wanted {
+        if !rules
+            .catalog
+            .platforms
+            .iter()
+            .any(|x| x.id.eq_ignore_ascii_case(p))
+        {
+            let known: Vec<&str> = rules
+                .catalog
+                .platforms
+                .iter()
+                .map(|x| x.id.as_str())
+                .collect();
+            notes.push(format!(
+                "unknown platform \"{p}\" ignored (known: {})",
+                known.join(", ")
+            ));
+        }
+    }
+    let formula = rules.required_iops_formula().formula();
+    let mut explanation = vec![format!(
+        "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS and {} MB/s = {} MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).",
+        fmt_num(w.required_iops, 2),
+        fmt_trim(headroom),
+        fmt_num(w.sized_iops, 2),
+        fmt_num(w.sized_mb_s, 2),
+        fmt_num(w.sized_mib_s, 2)
+    )];
+    let mut platforms = Vec::new();
+    for p in &rules.catalog.platforms {
+        if !wanted.is_empty() && !wanted.iter().any(|x| p.id.eq_ignore_ascii_case(x)) {
+            continue;
+        }
+        let pr = size_platform(rules, p, &w, &fired);
+        explanation.extend(pr.explanation.iter().map(|s| format!("{}: {s}", p.id)));
+        platforms.push(pr);
+    }
+
+    Recommendation {
+        rules_origin: rules.origin.clone(),
+        catalog_as_of: rules.catalog.meta.as_of.clone(),
+        headroom_pct: headroom,
+        required_iops: w.required_iops,
+        required_iops_formula: formula,
+        sized_iops: w.sized_iops,
+        sized_mb_s: w.sized_mb_s,
+        sized_mib_s: w.sized_mib_s,
+        capacity_gib: w.capacity_gib,
+        capacity_given: w.capacity_gib.is_some(),
+        platforms,
+        fired_rules: fired,
+        not_fired,
+        not_evaluated,
+        notes,
+        explanation,
+    }
+}
+
+fn cost_key(o: &TierOption) -> f64 {
+    o.monthly_cost_usd.unwrap_or(f64::INFINITY)
+}
+
+fn usd(x: f64) -> String {
+    format!("${}/month", fmt_num(x, 2))
+}
+
+/// Size every tier of `p`, score them with the fired rules, pick the winner.
+fn size_platform(
+    rules: &RuleSet,
+    p: &Platform,
+    w: &Workload,
+    fired: &[FiredRule],
+) -> PlatformRecommendation {
+    let mut options: Vec<TierOption> = rules
+        .tiers()
+        .iter()
+        .filter(|t| t.platform == p.id)
+        .map(|t| {
+            let mut o = match &t.spec {
+                TierSpec::DriveArray { drive, raid } => {
+                    sizing::size_drive_array(t, drive, raid, &rules.sizing.onprem, w)
+                }
+                TierSpec::CloudVolume(spec) => sizing::size_cloud(
+                    t,
+                    spec,
+                    Some(p),
+                    &rules.sizing.cloud,
+                    rules.catalog.meta.hours_per_month,
+                    w,
+                ),
+            };
+            score(t, &mut o, fired);
+            o
+        })
+        .collect();
+
+    // Winner: highest score, then cheapest (unknown cost last), then fewer
+    // units; sort is stable, so catalogue order breaks remaining ties.
+    let mut feasible: Vec<TierOption> = Vec::new();
+    let mut infeasible: Vec<TierOption> = Vec::new();
+    for o in options.drain(..) {
+        if o.feasible {
+            feasible.push(o);
+        } else {
+            infeasible.push(o);
+        }
+    }
+    let by_cost = |a: &TierOption, b: &TierOption| {
+        cost_key(a)
+            .total_cmp(&cost_key(b))
+            .then(a.count.cmp(&b.count))
+    };
+    let mut ranked = feasible.clone();
+    ranked.sort_by(|a, b| b.rule_score.cmp(&a.rule_score).then_with(|| by_cost(a, b)));
+    let recommended = ranked.first().cloned();
+    let mut alternatives: Vec<TierOption> = feasible
+        .iter()
+        .filter(|o| Some(&o.tier_id) != recommended.as_ref().map(|r| &r.tier_id))
+        .cloned()
+        .collect();
+    alternatives.sort_by(by_cost);
+    let explanation = explain(recommended.as_ref(), &feasible, &infeasible, fired);
+    alternatives.extend(infeasible);
+    PlatformRecommendation {
+        platform: p.id.clone(),
+        name: p.name.clone(),
+        recommended,
+        alternatives,
+        explanation,
+    }
+}
+
+/// Apply fired prefer/avoid rules to one option.
+fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
+    for f in fired {
+        if f.effect == Effect::Note || !f.targets.iter().any(|t| tier.matches(t)) {
+            continue;
+        }
+        if let Some(max) = f.max_units {
+            if !o.feasible || o.count > max {
+                o.notes.push(format!(
+                    "rule {} not applied: needs {} {}s > max_units {max}",
+                    f.id,
+                    o.count,
+                    match o.unit {
+                        Unit::Drive => "drive",
+                        Unit::Volume => "volume",
+                    }
+                ));
+                continue;
+            }
+        }
+        match f.effect {
+            Effect::Prefer => {
+                o.rule_score += i64::from(f.weight);
+                o.preferred_by.push(f.id.clone());
+            }
+            Effect::Avoid => {
+                o.rule_score -= i64::from(f.weight);
+                o.avoided_by.push(f.id.clone());
+            }
+            Effect::Note => {}
+        }
+    }
+}
+
+fn units(o: &TierOption) -> String {
+    let u = match o.unit {
+        Unit::Drive => "drive",
+        Unit::Volume => "volume",
+    };
+    format!("{} {u}{}", o.count, if o.count == 1 { "" } else { "s" })
+}
+
+/// Sentences on why `rec` won.
+fn explain(
+    rec: Option<&TierOption>,
+    feasible: &[TierOption],
+    infeasible: &[TierOption],
+    fired: &[FiredRule],
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(rec) = rec else {
+        let mut s = String::from("no tier is feasible");
+        for o in infeasible {
+            let _ = write!(
+                s,
+                "; {}: {}",
+                o.tier_id,
+                o.infeasible_reason.as_deref().unwrap_or("?")
+            );
+        }
+        out.push(s);
+        return out;
+    };
+    let cost = rec
+        .monthly_cost_usd
+        .map(usd)
+        .unwrap_or_else(|| "no list price".to_string());
+    out.push(format!(
+        "{} ({}) recommended: {}, {} GiB, {}.",
+        rec.tier_id,
+        rec.name,
+        units(rec),
+        fmt_num(rec.total_gib, 0),
+        cost
+    ));
+    if rec.rule_score > 0 {
+        let msgs: Vec<String> = rec.preferred_by.to_vec();
+        out.push(format!(
+            "Preferred by rule {} (score {:+}); rule preferences are applied before cost and unit count.",
+            msgs.join(", "),
+            rec.rule_score
+        ));
+    } else if feasible.iter().all(|o| o.rule_score == rec.rule_score) {
+        out.push("No rule prefers one feasible tier over another.".to_string());
+    } else {
+        out.push(format!(
+            "It has the highest rule score among feasible tiers ({:+}).",
+            rec.rule_score
+        ));
+    }
+    let cheapest = feasible
+        .iter()
+        .filter(|o| o.monthly_cost_usd.is_some())
+        .min_by(|a, b| cost_key(a).total_cmp(&cost_key(b)));
+    match (rec.monthly_cost_usd, cheapest) {
+        (Some(c), Some(ch)) if ch.tier_id == rec.tier_id || cost_key(ch) >= c => {
+            out.push("It is the cheapest feasible tier.".to_string());
+        }
+        (Some(c), Some(ch)) => out.push(format!(
+            "The cheapest feasible tier is {} at {}; the recommendation costs {} more.",
+            ch.tier_id,
+            usd(cost_key(ch)),
+            usd(c - cost_key(ch))
+        )),
+        (None, _) => {
+            let same: Vec<&TierOption> = feasible
+                .iter()
+                .filter(|o| o.rule_score == rec.rule_score)
+                .collect();
+            if same.len() > 1 {
+                out.push(format!(
+                    "No public list prices, so among equally scored tiers the one with the fewest units wins ({}).",
+                    units(rec)
+                ));
+            } else {
+                out.push("No public list price for this tier.".to_string());
+            }
+        }
+        (Some(_), None) => {}
+    }
+    // Preferred tiers that lost because they are infeasible.
+    for o in infeasible {
+        let pref: Vec<&FiredRule> = fired
+            .iter()
+            .filter(|f| f.effect == Effect::Prefer && o.preferred_by.contains(&f.id))
+            .collect();
+        if !pref.is_empty() {
+            out.push(format!(
+                "{} is preferred by {} but infeasible: {}.",
+                o.tier_id,
+                pref.iter()
+                    .map(|f| f.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                o.infeasible_reason.as_deref().unwrap_or("?")
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,901 @@
+//! Tests of the rules engine: arithmetic checked by hand in the comments,
+//! rule outcomes, load errors and the "every number has a source" invariant.
+
+use super::*;
+
+/// Float equality to 1e-6 relative (the hand computations below are exact to
+/// more digits than that).
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+}
+
+macro_rules! assert_close {
+    ($a:expr, $b:expr) => {{
+        let (a, b) = ($a, $b);
+        assert!(close(a, b), "{} = {a}, expected {b}", stringify!($a));
+    }};
+}
+
+fn builtin() -> RuleSet {
+    RuleSet::builtin().expect("built-in rules load")
+}
+
+/// The sarthi2020-receipt sample (awr-notes §3.1): read total 832.58/s, write
+/// total 63.99/s, + redo writes 28.29/s = 924.86 (a caller that chose the
+/// redo-inclusive formula).
+fn sample() -> Demand {
+    Demand {
+        required_iops: 924.86,
+        read_iops: 832.58,
+        write_iops: 63.99,
+        read_mb_s: 6.82,
+        write_mb_s: 1.5,
+        avg_read_kib: Some(8.0),
+        avg_write_kib: Some(22.9),
+        small_read_share: Some(0.9),
+        cache_hit_pct: Some(96.5),
+        single_block_read_ms: Some(4.2),
+        log_write_ms: Some(1.1),
+        capacity_gib: None,
+        window_minutes: Some(60.0),
+    }
+}
+
+fn opts(h: f64) -> Options {
+    Options {
+        headroom_pct: Some(h),
+        platforms: Vec::new(),
+    }
+}
+
+fn platform<'a>(r: &'a Recommendation, id: &str) -> &'a PlatformRecommendation {
+    r.platforms
+        .iter()
+        .find(|p| p.platform == id)
+        .expect("platform present")
+}
+
+/// The option of `tier` wherever it landed (recommended or alternatives).
+fn option<'a>(r: &'a Recommendation, tier: &str) -> &'a TierOption {
+    r.platforms
+        .iter()
+        .flat_map(|p| p.recommended.iter().chain(p.alternatives.iter()))
+        .find(|o| o.tier_id == tier)
+        .unwrap_or_else(|| panic!("no option for {tier}"))
+}
+
+fn fired<'a>(r: &'a Recommendation, id: &str) -> Option<&'a FiredRule> {
+    r.fired_rules.iter().find(|f| f.id == id)
+}
+
+// ---------------------------------------------------------------------------
+// Loading
+// ---------------------------------------------------------------------------
+
+#[test]
+fn builtin_loads_with_expected_tiers_and_defaults() {
+    let r = builtin();
+    let ids: Vec<&str> = r.tiers().iter().map(|t| t.id.as_str()).collect();
+    for want in [
+        "onprem.efd.raid5",
+        "onprem.hdd15k.raid10",
+        "onprem.hdd15k.raid5",
+        "aws.standard",
+        "aws.gp2",
+        "aws.gp3",
+        "aws.io1",
+        "aws.io2",
+    ] {
+        assert!(ids.contains(&want), "missing tier {want}");
+    }
+    assert_close!(r.default_headroom_pct(), 30.0);
+    let f = r.required_iops_formula();
+    assert_eq!(f.terms, vec!["read_total", "write_total", "redo_writes"]);
+    assert_eq!(f.formula(), "read_total + write_total + redo_writes");
+    assert_eq!(
+        f.term_kinds(),
+        vec![
+            IopsTerm::ReadTotal,
+            IopsTerm::WriteTotal,
+            IopsTerm::RedoWrites
+        ]
+    );
+    let fb = f.fallback.as_ref().expect("fallback formula");
+    assert_eq!(
+        fb.terms,
+        vec!["read_database", "write_database", "redo_writes"]
+    );
+    assert_eq!(r.origin(), "built-in");
+    assert_eq!(r.catalog_as_of(), "2026-11-01");
+    // The array read hit defaults to 0, not the database buffer-cache hit.
+    assert_close!(r.sizing().onprem.array_read_hit_pct, 0.0);
+}
+
+#[test]
+fn formula_compute_sums_terms_and_names_the_missing_one() {
+    let f = builtin().required_iops_formula().clone();
+    // sarthi2020-receipt 12.1.0.2, snaps 173494-173496 (per Second, as printed).
+    let v = |t: IopsTerm| match t {
+        IopsTerm::ReadTotal => Some(832.58),
+        IopsTerm::WriteTotal => Some(63.99),
+        IopsTerm::RedoWrites => Some(28.29),
+        _ => None,
+    };
+    assert_close!(f.compute(v).unwrap(), 924.86);
+    let no_redo = |t: IopsTerm| match t {
+        IopsTerm::RedoWrites => None,
+        t => v(t),
+    };
+    assert_eq!(f.compute(no_redo).unwrap_err(), "redo_writes");
+    let fb = f.fallback.as_ref().unwrap();
+    assert_eq!(fb.compute(v).unwrap_err(), "read_database");
+}
+
+/// Tables of a TOML document that hold a number but have no non-empty
+/// `source` in themselves or their nearest enclosing table. Paths like
+/// `tier[3].price`.
+fn unsourced_numbers(doc: &toml::Table) -> Vec<String> {
+    fn has_source(t: &toml::Table) -> bool {
+        t.get("source")
+            .and_then(|s| s.as_str())
+            .is_some_and(|s| !s.trim().is_empty())
+    }
+    fn is_number(v: &toml::Value) -> bool {
+        match v {
+            toml::Value::Integer(_) | toml::Value::Float(_) => true,
+            toml::Value::Array(a) => a.iter().any(is_number),
+            _ => false,
+        }
+    }
+    fn walk(t: &toml::Table, path: &str, parent_sourced: bool, out: &mut Vec<String>) {
+        let sourced = has_source(t) || parent_sourced;
+        if t.values().any(is_number) && !sourced {
+            out.push(if path.is_empty() {
+                "(root)".to_string()
+            } else {
+                path.to_string()
+            });
+        }
+        for (k, v) in t {
+            let p = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            match v {
+                // A sub-table must carry its own source ...
+                toml::Value::Table(sub) => walk(sub, &p, false, out),
+                toml::Value::Array(a) => {
+                    for (i, item) in a.iter().enumerate() {
+                        if let toml::Value::Table(sub) = item {
+                            // ... an element of an array of tables too, unless it is
+                            // an inline table (a price band, a condition) inside a
+                            // sourced table.
+                            let inline = k != "tier" && k != "platform" && k != "rule";
+                            walk(sub, &format!("{p}[{i}]"), inline && has_source(t), out);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(doc, "", false, &mut out);
+    out
+}
+
+#[test]
+fn every_number_in_the_builtin_toml_has_a_source_and_files_have_as_of() {
+    for (name, text) in [
+        ("tiers.toml", BUILTIN_TIERS_TOML),
+        ("sizing.toml", BUILTIN_SIZING_TOML),
+    ] {
+        let doc: toml::Table = toml::from_str(text).unwrap();
+        let bad = unsourced_numbers(&doc);
+        assert!(
+            bad.is_empty(),
+            "{name}: numbers without a source in {bad:?}"
+        );
+        let as_of = doc["meta"]["as_of"].as_str().unwrap_or("");
+        assert!(!as_of.trim().is_empty(), "{name}: meta.as_of missing");
+    }
+    let r = builtin();
+    for t in r.tiers() {
+        for s in t.sources() {
+            assert!(!s.trim().is_empty(), "tier {} has an empty source", t.id);
+        }
+    }
+    assert!(!r.rules().is_empty());
+    for rule in r.rules() {
+        assert!(
+            !rule.source.trim().is_empty(),
+            "rule {} has no source",
+            rule.id
+        );
+    }
+    for p in &r.catalog().platforms {
+        assert!(
+            !p.source.trim().is_empty(),
+            "platform {} has no source",
+            p.id
+        );
+    }
+}
+
+#[test]
+fn source_check_catches_an_unsourced_number() {
+    // The checker itself must fail on a table with a number and no source.
+    let doc: toml::Table = toml::from_str(
+        "[meta]\nas_of = \"x\"\nsource = \"s\"\n[[tier]]\nid = \"a\"\nsource = \"s\"\n[tier.price]\ngib_month = 0.1\n",
+    )
+    .unwrap();
+    assert_eq!(unsourced_numbers(&doc), vec!["tier[0].price".to_string()]);
+    // An inline band inside a sourced table is covered by that table.
+    let doc: toml::Table =
+        toml::from_str("[price]\nsource = \"s\"\niops_month = [{ upto = 1, usd = 2 }]\n").unwrap();
+    assert!(unsourced_numbers(&doc).is_empty());
+}
+
+fn temp_rules_dir(tag: &str, tiers: &str, sizing: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sizer-rules-test-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("tiers.toml"), tiers).unwrap();
+    std::fs::write(dir.join("sizing.toml"), sizing).unwrap();
+    dir
+}
+
+#[test]
+fn load_dir_reads_a_copy_of_the_builtin_files() {
+    let dir = temp_rules_dir("ok", BUILTIN_TIERS_TOML, BUILTIN_SIZING_TOML);
+    let r = RuleSet::load_dir(&dir).unwrap();
+    assert_eq!(r.tiers().len(), builtin().tiers().len());
+    assert_eq!(r.origin(), dir.display().to_string());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn load_dir_type_error_names_file_line_and_key() {
+    let broken = BUILTIN_TIERS_TOML.replacen("gib_month = 0.08", "gib_month = \"cheap\"", 1);
+    assert_ne!(broken, BUILTIN_TIERS_TOML);
+    let dir = temp_rules_dir("type", &broken, BUILTIN_SIZING_TOML);
+    let err = RuleSet::load_dir(&dir).unwrap_err();
+    match &err {
+        RulesError::Toml {
+            file, key, line, ..
+        } => {
+            assert!(file.ends_with("tiers.toml"), "{file}");
+            assert_eq!(key.as_deref(), Some("tier[5].price.gib_month"));
+            let want = BUILTIN_TIERS_TOML
+                .lines()
+                .position(|l| l.starts_with("gib_month = 0.08"))
+                .unwrap()
+                + 1;
+            assert_eq!(*line, want);
+        }
+        other => panic!("expected a TOML error, got {other:?}"),
+    }
+    let text = err.to_string();
+    assert!(
+        text.contains("tiers.toml:") && text.contains("`tier[5].price.gib_month`"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn load_dir_syntax_error_and_unknown_key_and_missing_source() {
+    // Syntax error: file and line.
+    let dir = temp_rules_dir("syntax", BUILTIN_TIERS_TOML, "[meta\nas_of = 1\n");
+    let err = RuleSet::load_dir(&dir).unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Toml { file, line: 1, .. } if file.ends_with("sizing.toml")),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+
+    // Unknown key (typo) inside a rule: rejected with its key path.
+    let typo = BUILTIN_SIZING_TOML.replacen("effect = \"prefer\"", "efect = \"prefer\"", 1);
+    let dir = temp_rules_dir("typo", BUILTIN_TIERS_TOML, &typo);
+    let err = RuleSet::load_dir(&dir).unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("sizing.toml") && text.contains("efect"),
+        "{text}"
+    );
+    assert!(text.contains("rule[0]"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    // Empty source: validation error naming file and key.
+    let unsourced =
+        BUILTIN_TIERS_TOML.replacen("source = \"AWS-STD: 1 GiB - 1 TiB\"", "source = \"\"", 1);
+    assert_ne!(unsourced, BUILTIN_TIERS_TOML);
+    let dir = temp_rules_dir("nosource", &unsourced, BUILTIN_SIZING_TOML);
+    match RuleSet::load_dir(&dir).unwrap_err() {
+        RulesError::Invalid { file, key, .. } => {
+            assert!(file.ends_with("tiers.toml"));
+            assert_eq!(key, "tier[3].volume.source");
+        }
+        other => panic!("expected Invalid, got {other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).ok();
+
+    // Unknown metric name and unknown target.
+    let bad_metric =
+        BUILTIN_SIZING_TOML.replacen("metric = \"cache_hit_pct\"", "metric = \"cache_hit\"", 1);
+    let err =
+        RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t.toml", &bad_metric, "s.toml").unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Toml { key: Some(k), .. } if k == "rule[0].when[0].metric"),
+        "{err}"
+    );
+    let bad_target =
+        BUILTIN_SIZING_TOML.replacen("targets = [\"aws.gp3\"]", "targets = [\"aws.gp4\"]", 1);
+    let err =
+        RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t.toml", &bad_target, "s.toml").unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Invalid { key, .. } if key == "rule[2].targets[0]"),
+        "{err}"
+    );
+
+    // Missing directory: the read error names the file.
+    let missing = std::env::temp_dir().join("sizer-rules-test-does-not-exist");
+    let err = RuleSet::load_dir(&missing).unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Read { path, .. } if path.ends_with("tiers.toml")),
+        "{err}"
+    );
+}
+
+#[test]
+fn template_placeholders_are_checked_at_load() {
+    let bad = BUILTIN_SIZING_TOML.replacen(
+        "{cache_hit_pct:2} % < {when.0}",
+        "{cache_hit:2} % < {when.7}",
+        1,
+    );
+    let err = RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t.toml", &bad, "s.toml").unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Invalid { key, .. } if key == "rule[0].message"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// On-premises arithmetic
+// ---------------------------------------------------------------------------
+
+#[test]
+fn hdd_raid10_backend_is_r_plus_2w_and_drive_counts_match_hand_math() {
+    let r = recommend(&builtin(), &sample(), &opts(30.0));
+    // Sized: 924.86 × 1.3 = 1,202.318 IOPS.
+    assert_close!(r.sized_iops, 1202.318);
+    // Required 924.86 exceeds read + write (896.57) by 28.29 (redo writes):
+    // counted as writes. R = 832.58 × 1.3 = 1,082.354; W = 92.28 × 1.3 = 119.964.
+    // RAID 10: back-end = R + 2W = 1,082.354 + 239.928 = 1,322.282
+    //   → 1,322.282 / 180 = 7.35 → 8 drives (even, ≥ 4 → 8).
+    let r10 = option(&r, "onprem.hdd15k.raid10");
+    assert_close!(r10.backend_iops.unwrap(), 1322.282);
+    assert_eq!(r10.drives_for_iops, Some(8));
+    assert_eq!(r10.count, 8);
+    assert!(r10.feasible);
+    // RAID 5: back-end = R + 4W = 1,082.354 + 479.856 = 1,562.21
+    //   → 8.68 → 9 drives → whole 4+1 groups → 10 drives.
+    let r5 = option(&r, "onprem.hdd15k.raid5");
+    assert_close!(r5.backend_iops.unwrap(), 1562.21);
+    assert_eq!(r5.drives_for_iops, Some(9));
+    assert_eq!(r5.count, 10);
+    // EFD RAID 5: 1,562.21 / 5,000 → 1 drive for IOPS, minimum group 5.
+    let efd = option(&r, "onprem.efd.raid5");
+    assert_eq!(efd.drives_for_iops, Some(1));
+    assert_eq!(efd.count, 5);
+    assert!(
+        efd.binding_limits
+            .iter()
+            .any(|b| b.contains("minimum 5 drives")),
+        "{:?}",
+        efd.binding_limits
+    );
+    // No public price: cost None with a reason, never 0.
+    for o in [r10, r5, efd] {
+        assert_eq!(o.monthly_cost_usd, None);
+        assert!(o
+            .cost_note
+            .as_deref()
+            .unwrap()
+            .contains("no public list price"));
+    }
+    // RAID 10 capability at this mix: 8 × 180 × (1,202.318 / 1,322.282) = 1,309.33 IOPS.
+    assert_close!(r10.iops_capability, 8.0 * 180.0 * 1202.318 / 1322.282);
+}
+
+#[test]
+fn high_cache_hit_prefers_hdd_and_fewest_drives_break_the_tie() {
+    let r = recommend(&builtin(), &sample(), &opts(30.0));
+    // cache hit 96.5 ≥ 95 → high-cache-hit rule fires; flash rule does not.
+    assert!(fired(&r, "high-cache-hit-flash-adds-little").is_some());
+    let nf = r
+        .not_fired
+        .iter()
+        .find(|n| n.id == "flash-for-small-random-read-misses")
+        .unwrap();
+    assert_eq!(nf.reason, "cache_hit_pct = 96.50 is not < 95");
+    let onprem = platform(&r, "onprem");
+    let rec = onprem.recommended.as_ref().unwrap();
+    // Both HDD tiers score +1; no prices → fewer drives: RAID 10 (8) beats RAID 5 (10).
+    assert_eq!(rec.tier_id, "onprem.hdd15k.raid10");
+    assert_eq!(rec.rule_score, 1);
+    assert!(
+        onprem
+            .explanation
+            .iter()
+            .any(|e| e.contains("fewest units")),
+        "{:?}",
+        onprem.explanation
+    );
+}
+
+#[test]
+fn low_cache_hit_with_small_random_reads_prefers_efd() {
+    let mut d = sample();
+    d.cache_hit_pct = Some(80.0);
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    let f = fired(&r, "flash-for-small-random-read-misses").expect("flash rule fires");
+    assert!(
+        f.message.starts_with(
+            "cache read-hit 80.00 % < 95 %, average read 8.0 KiB ≤ 16 KiB and 90 % single-block reads"
+        ),
+        "{}",
+        f.message
+    );
+    assert_eq!(
+        platform(&r, "onprem").recommended.as_ref().unwrap().tier_id,
+        "onprem.efd.raid5"
+    );
+}
+
+#[test]
+fn array_read_hit_comes_from_sizing_toml_not_the_buffer_cache() {
+    // Raising the database buffer-cache hit does not change the back-end ...
+    let mut d = sample();
+    d.cache_hit_pct = Some(99.9);
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    assert_close!(
+        option(&r, "onprem.hdd15k.raid10").backend_iops.unwrap(),
+        1322.282
+    );
+    // ... the array read hit in sizing.toml does: 50 % → R × 0.5 + 2W =
+    // 541.177 + 239.928 = 781.105 → 4.34 → 5 → even → 6 drives.
+    let sizing =
+        BUILTIN_SIZING_TOML.replacen("array_read_hit_pct = 0", "array_read_hit_pct = 50", 1);
+    let rs = RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t", &sizing, "s").unwrap();
+    let r = recommend(&rs, &sample(), &opts(30.0));
+    let o = option(&r, "onprem.hdd15k.raid10");
+    assert_close!(o.backend_iops.unwrap(), 781.105);
+    assert_eq!(o.count, 6);
+}
+
+#[test]
+fn capacity_drives_and_max_units() {
+    let mut d = sample();
+    d.capacity_gib = Some(5000.0);
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    // 300 GB = 300e9 / 2^30 = 279.397 GiB per drive.
+    // RAID 10: ceil(5,000 / 279.397) = 18 pairs = 36 drives (capacity binds).
+    let r10 = option(&r, "onprem.hdd15k.raid10");
+    assert_eq!(r10.drives_for_capacity, Some(36));
+    assert_eq!(r10.count, 36);
+    assert!(
+        r10.binding_limits[0].starts_with("capacity"),
+        "{:?}",
+        r10.binding_limits
+    );
+    assert_close!(r10.usable_gib, 18.0 * 300e9 / 1_073_741_824.0);
+    // RAID 5 4+1: ceil(5,000 / (4 × 279.397)) = 5 groups = 25 drives.
+    assert_eq!(option(&r, "onprem.hdd15k.raid5").count, 25);
+    // EFD 800 GB = 745.058 GiB: ceil(5,000 / 2,980.23) = 2 groups = 10 drives.
+    assert_eq!(option(&r, "onprem.efd.raid5").count, 10);
+    // The HDD preference has max_units = 24: not applied to 36 or 25 drives,
+    // so all tiers score 0 and the fewest drives win (EFD, 10).
+    let rec = platform(&r, "onprem").recommended.as_ref().unwrap();
+    assert_eq!(rec.tier_id, "onprem.efd.raid5");
+    assert!(
+        r10.notes.iter().any(|n| n.contains("not applied")),
+        "{:?}",
+        r10.notes
+    );
+}
+
+#[test]
+fn too_many_drives_is_infeasible() {
+    let d = Demand {
+        required_iops: 30000.0,
+        read_iops: 30000.0,
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    // 30,000 / 180 = 166.7 → 167 → 168 drives > 120.
+    let o = option(&r, "onprem.hdd15k.raid10");
+    assert_eq!(o.count, 168);
+    assert!(!o.feasible);
+    assert!(o
+        .infeasible_reason
+        .as_deref()
+        .unwrap()
+        .contains("168 drives > max_drives 120"));
+    // Infeasible options come after the feasible ones.
+    let alts = &platform(&r, "onprem").alternatives;
+    let first_bad = alts.iter().position(|o| !o.feasible).unwrap();
+    assert!(alts[first_bad..].iter().all(|o| !o.feasible));
+}
+
+// ---------------------------------------------------------------------------
+// AWS arithmetic
+// ---------------------------------------------------------------------------
+
+#[test]
+fn aws_sample_configurations_and_costs() {
+    let r = recommend(&builtin(), &sample(), &opts(30.0));
+    // MB/s: (6.82 + 1.5) × 1.3 = 10.816 MB/s = 10.816e6 / 2^20 = 10.3149 MiB/s.
+    assert_close!(r.sized_mb_s, 10.816);
+    assert_close!(r.sized_mib_s, 10.816e6 / 1_048_576.0);
+
+    // gp3: 1,202.318 ≤ 3,000 included → 1 volume, 1 GiB (capacity unknown),
+    // 3,000 IOPS, 125 MiB/s. Cost = 1 × $0.08 = $0.08, no IOPS/throughput charge.
+    let gp3 = option(&r, "aws.gp3");
+    assert_eq!(gp3.count, 1);
+    assert_close!(gp3.size_per_unit_gib, 1.0);
+    assert_close!(gp3.provisioned_iops.unwrap(), 3000.0);
+    assert_close!(gp3.throughput_mib_s.unwrap(), 125.0);
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 0.08);
+
+    // gp2: ceil(1,202.318 / 3) = 401 GiB → 1,203 IOPS, 250 MiB/s (≥ 334 GiB);
+    // cost 401 × $0.10 = $40.10.
+    let gp2 = option(&r, "aws.gp2");
+    assert_close!(gp2.size_per_unit_gib, 401.0);
+    assert_close!(gp2.provisioned_iops.unwrap(), 1203.0);
+    assert_close!(gp2.throughput_mib_s.unwrap(), 250.0);
+    assert_close!(gp2.monthly_cost_usd.unwrap(), 40.10);
+
+    // io1: 1,203 IOPS, ceil(1,203 / 50) = 25 GiB; 25 × 0.125 + 1,203 × 0.065
+    // = 3.125 + 78.195 = $81.32.
+    let io1 = option(&r, "aws.io1");
+    assert_close!(io1.size_per_unit_gib, 25.0);
+    assert_close!(io1.monthly_cost_usd.unwrap(), 81.32);
+    // io1 throughput cap at 1,203 IOPS: min(500, 0.25 × 1,203) = 300.75 MiB/s.
+    assert_close!(io1.throughput_mib_s.unwrap(), 300.75);
+
+    // io2: 1,203 IOPS, ceil(1,203 / 1,000) = 2 → minimum 4 GiB;
+    // 4 × 0.125 + 1,203 × 0.065 = 0.5 + 78.195 = $78.695.
+    let io2 = option(&r, "aws.io2");
+    assert_close!(io2.size_per_unit_gib, 4.0);
+    assert_close!(io2.monthly_cost_usd.unwrap(), 78.695);
+
+    // standard: 100 IOPS per volume → 1,202.318 / 12 = 100.19 > 100, / 13 = 92.5
+    // → 13 volumes of 1 GiB: storage 13 × 0.05 = 0.65; I/O requests (no
+    // headroom) 924.86 × 3,600 × 730 / 10^6 × 0.05 = 121.526604; total 122.176604.
+    let st = option(&r, "aws.standard");
+    assert_eq!(st.count, 13);
+    let b = st.cost_breakdown.as_ref().unwrap();
+    assert_close!(b.storage_usd, 0.65);
+    assert_close!(b.io_requests_usd, 121.526604);
+    assert_close!(st.monthly_cost_usd.unwrap(), 122.176604);
+    assert_eq!(
+        st.avoided_by,
+        vec!["avoid-previous-generation-magnetic".to_string()]
+    );
+
+    // gp3 is preferred (light load) and cheapest.
+    let aws = platform(&r, "aws");
+    let rec = aws.recommended.as_ref().unwrap();
+    assert_eq!(rec.tier_id, "aws.gp3");
+    assert!(
+        aws.explanation
+            .iter()
+            .any(|e| e.contains("cheapest feasible")),
+        "{:?}",
+        aws.explanation
+    );
+    // Alternatives: feasible ones by cost: gp2 40.10, io2 78.695, io1 81.32, standard 122.18.
+    let costs: Vec<f64> = aws
+        .alternatives
+        .iter()
+        .filter_map(|o| o.monthly_cost_usd)
+        .collect();
+    assert!(costs.windows(2).all(|w| w[0] <= w[1]), "{costs:?}");
+    assert_eq!(aws.alternatives[0].tier_id, "aws.gp2");
+}
+
+#[test]
+fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
+    // 5,000 IOPS, 300 MB/s, 500 GiB, no headroom.
+    let d = Demand {
+        required_iops: 5000.0,
+        read_iops: 4000.0,
+        write_iops: 1000.0,
+        read_mb_s: 300.0,
+        capacity_gib: Some(500.0),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    let gp3 = option(&r, "aws.gp3");
+    // 300 MB/s = 300e6 / 2^20 = 286.10 MiB/s → 287 MiB/s provisioned
+    // (≤ 0.25 × 5,000 = 1,250). Cost:
+    //   storage 500 × 0.08            = 40.00
+    //   IOPS (5,000 − 3,000) × 0.005  = 10.00
+    //   MiB/s (287 − 125) × 0.04      =  6.48
+    //   total                         = 56.48
+    assert_close!(gp3.provisioned_iops.unwrap(), 5000.0);
+    assert_close!(gp3.throughput_mib_s.unwrap(), 287.0);
+    let b = gp3.cost_breakdown.as_ref().unwrap();
+    assert_close!(b.storage_usd, 40.0);
+    assert_close!(b.iops_usd, 10.0);
+    assert_close!(b.throughput_usd, 6.48);
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 56.48);
+
+    // Without capacity the volume only needs 5,000 / 500 = 10 GiB:
+    // 10 × 0.08 + 10.00 + 6.48 = 17.28.
+    let mut d2 = d.clone();
+    d2.capacity_gib = None;
+    let r2 = recommend(&builtin(), &d2, &opts(0.0));
+    let gp3 = option(&r2, "aws.gp3");
+    assert_close!(gp3.size_per_unit_gib, 10.0);
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 17.28);
+    assert!(
+        gp3.binding_limits
+            .iter()
+            .any(|b| b.contains("500 IOPS per GiB")),
+        "{:?}",
+        gp3.binding_limits
+    );
+    assert!(!r2.capacity_given);
+}
+
+#[test]
+fn io2_tiered_iops_price() {
+    let rs = builtin();
+    let io2 = rs.tiers().iter().find(|t| t.id == "aws.io2").unwrap();
+    let TierSpec::CloudVolume(spec) = &io2.spec else {
+        panic!("io2 is a cloud volume")
+    };
+    // 40,000: 32,000 × 0.065 + 8,000 × 0.0455 = 2,080 + 364 = 2,444.
+    assert_close!(spec.price.iops_cost(40_000.0, 0.0), 2444.0);
+    // 100,000: 2,080 + 32,000 × 0.0455 (1,456) + 36,000 × 0.032 (1,152) = 4,688.
+    assert_close!(spec.price.iops_cost(100_000.0, 0.0), 4688.0);
+
+    // Through the engine: 40,000 IOPS, 1,000 GiB, no headroom. io2 = 1 volume,
+    // 1,000 GiB × 0.125 = 125 + 2,444 = $2,569. gp3 = 1,000 × 0.08 + 37,000 ×
+    // 0.005 = 80 + 185 = $265. The sustained-IO rule (40,000 > 16,000) prefers io2.
+    let d = Demand {
+        required_iops: 40_000.0,
+        read_iops: 30_000.0,
+        write_iops: 10_000.0,
+        capacity_gib: Some(1000.0),
+        ..Demand::default()
+    };
+    let r = recommend(&rs, &d, &opts(0.0));
+    assert_close!(option(&r, "aws.io2").monthly_cost_usd.unwrap(), 2569.0);
+    assert_close!(option(&r, "aws.gp3").monthly_cost_usd.unwrap(), 265.0);
+    assert!(fired(&r, "io2-for-sustained-heavy-io").is_some());
+    let aws = platform(&r, "aws");
+    assert_eq!(aws.recommended.as_ref().unwrap().tier_id, "aws.io2");
+    assert!(
+        aws.explanation.iter().any(|e| e
+            .contains("cheapest feasible tier is aws.gp3 at $265.00/month")
+            && e.contains("$2,304.00")),
+        "{:?}",
+        aws.explanation
+    );
+}
+
+#[test]
+fn striping_when_one_volume_is_not_enough() {
+    // 20,000 IOPS, no headroom: gp2 max 16,000 per volume → 2 volumes of
+    // 10,000 IOPS = ceil(10,000 / 3) = 3,334 GiB each; 2 × 3,334 × 0.10 = $666.80.
+    let d = Demand {
+        required_iops: 20_000.0,
+        read_iops: 20_000.0,
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    let gp2 = option(&r, "aws.gp2");
+    assert_eq!(gp2.count, 2);
+    assert_close!(gp2.size_per_unit_gib, 3334.0);
+    assert_close!(gp2.monthly_cost_usd.unwrap(), 666.8);
+    assert!(
+        gp2.binding_limits[0].contains("striped across 2 volumes")
+            && gp2.binding_limits[0].contains("max 16,000"),
+        "{:?}",
+        gp2.binding_limits
+    );
+    // standard: 20,000 / 16 = 1,250 > 100 per volume → infeasible.
+    let st = option(&r, "aws.standard");
+    assert!(!st.feasible);
+    assert!(
+        st.infeasible_reason
+            .as_deref()
+            .unwrap()
+            .contains("16 volumes"),
+        "{:?}",
+        st.infeasible_reason
+    );
+}
+
+#[test]
+fn io1_throughput_follows_provisioned_iops() {
+    let rs = builtin();
+    let io1 = rs.tiers().iter().find(|t| t.id == "aws.io1").unwrap();
+    let TierSpec::CloudVolume(spec) = &io1.spec else {
+        panic!()
+    };
+    let cap = |i: f64| spec.throughput.per_iops_cap(i).unwrap();
+    assert_close!(cap(1000.0), 250.0); // 1,000 × 256 KiB
+    assert_close!(cap(2000.0), 500.0); // peak of the 256 KiB part (AWS-PIOPS)
+    assert_close!(cap(32_000.0), 500.0);
+    assert_close!(cap(48_000.0), 750.0); // 48,000 × 16 KiB (AWS-PIOPS example)
+    assert_close!(cap(64_000.0), 1000.0);
+
+    // 600 MB/s at 1,000 IOPS: 572.2 MiB/s needs > 32,000 IOPS on io1:
+    // 572.2 / (16/1024) = 36,621.1 → 36,622 IOPS; size ceil(36,622 / 50) = 733 GiB.
+    let d = Demand {
+        required_iops: 1000.0,
+        read_iops: 1000.0,
+        read_mb_s: 600.0,
+        ..Demand::default()
+    };
+    let r = recommend(&rs, &d, &opts(0.0));
+    let o = option(&r, "aws.io1");
+    assert_close!(o.provisioned_iops.unwrap(), 36_622.0);
+    assert_close!(o.size_per_unit_gib, 733.0);
+    assert!(o.throughput_mib_s.unwrap() >= 600e6 / 1_048_576.0);
+}
+
+#[test]
+fn large_io_is_counted_in_256_kib_units_and_noted() {
+    let d = Demand {
+        required_iops: 1000.0,
+        read_iops: 1000.0,
+        read_mb_s: 524.288, // 1,000 × 512 KiB
+        avg_read_kib: Some(512.0),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    // 512 KiB reads count as 2 × 256 KiB → 2,000 IOPS counted.
+    let io2 = option(&r, "aws.io2");
+    assert_close!(io2.counted_iops.unwrap(), 2000.0);
+    let note = fired(&r, "large-reads-throughput-bound").expect("large IO note");
+    assert_eq!(note.effect, Effect::Note);
+    assert!(
+        note.message.starts_with("average read 512.0 KiB > 128 KiB"),
+        "{}",
+        note.message
+    );
+}
+
+#[test]
+fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
+    let mut d = sample();
+    d.single_block_read_ms = Some(0.8);
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    let f = fired(&r, "io2-for-low-read-latency").unwrap();
+    assert!(
+        f.message
+            .starts_with("single-block read wait 0.80 ms < 2 ms"),
+        "{}",
+        f.message
+    );
+    let aws = platform(&r, "aws");
+    let rec = aws.recommended.as_ref().unwrap();
+    // io2 score 2 (latency) vs gp3 score 1 (light load).
+    assert_eq!(rec.tier_id, "aws.io2");
+    assert_eq!(rec.rule_score, 2);
+}
+
+// ---------------------------------------------------------------------------
+// Rules with unknown metrics, options, serialization
+// ---------------------------------------------------------------------------
+
+#[test]
+fn unknown_metrics_are_reported_as_not_evaluated() {
+    let d = Demand {
+        required_iops: 500.0,
+        read_iops: 400.0,
+        write_iops: 100.0,
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    let ne = |id: &str| r.not_evaluated.iter().find(|n| n.id == id);
+    let hc = ne("high-cache-hit-flash-adds-little").expect("not evaluated");
+    assert_eq!(hc.reason, "cache_hit_pct unknown");
+    let fl = ne("flash-for-small-random-read-misses").expect("not evaluated");
+    assert_eq!(
+        fl.unknown_metrics,
+        vec!["cache_hit_pct", "avg_read_kib", "small_read_share"]
+    );
+    assert!(ne("io2-for-low-read-latency").is_some());
+    assert!(ne("long-window-hides-peaks").is_some());
+    // A rule with a known false condition is "not fired", even if another
+    // metric is unknown.
+    let mut d2 = d.clone();
+    d2.avg_read_kib = Some(64.0);
+    let r2 = recommend(&builtin(), &d2, &opts(30.0));
+    let nf = r2
+        .not_fired
+        .iter()
+        .find(|n| n.id == "flash-for-small-random-read-misses")
+        .unwrap();
+    assert_eq!(nf.reason, "avg_read_kib = 64.00 is not <= 16");
+    // Rules on known metrics still fire (sized 650 ≤ 16,000).
+    assert!(fired(&r, "gp3-for-light-load").is_some());
+    assert!(r.notes.iter().any(|n| n.contains("capacity not given")));
+}
+
+#[test]
+fn headroom_platform_filter_and_defaults() {
+    let rs = builtin();
+    let r = recommend(
+        &rs,
+        &sample(),
+        &Options {
+            headroom_pct: None,
+            platforms: vec!["AWS".to_string(), "azure".to_string()],
+        },
+    );
+    assert_close!(r.headroom_pct, 30.0);
+    assert_eq!(r.platforms.len(), 1);
+    assert_eq!(r.platforms[0].platform, "aws");
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("unknown platform \"azure\"")),
+        "{:?}",
+        r.notes
+    );
+    // Headroom 0: sized = required.
+    let r0 = recommend(&rs, &sample(), &opts(0.0));
+    assert_close!(r0.sized_iops, 924.86);
+    // Negative headroom is refused with a note.
+    let rn = recommend(&rs, &sample(), &opts(-5.0));
+    assert_close!(rn.headroom_pct, 30.0);
+    assert!(rn.notes.iter().any(|n| n.contains("headroom -5 % ignored")));
+}
+
+#[test]
+fn recommendation_serializes_with_stable_snake_case_fields() {
+    let r = recommend(&builtin(), &sample(), &opts(30.0));
+    let v = serde_json::to_value(&r).unwrap();
+    for k in [
+        "headroom_pct",
+        "sized_iops",
+        "sized_mb_s",
+        "platforms",
+        "fired_rules",
+        "not_evaluated",
+        "explanation",
+        "required_iops_formula",
+        "catalog_as_of",
+    ] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    let rec = &v["platforms"][1]["recommended"];
+    assert_eq!(rec["tier_id"], "aws.gp3");
+    assert_eq!(rec["unit"], "volume");
+    assert!(rec["monthly_cost_usd"].is_number());
+    let onprem = &v["platforms"][0]["recommended"];
+    assert!(onprem["monthly_cost_usd"].is_null());
+    assert_eq!(v["fired_rules"][0]["effect"], "prefer");
+    assert!(r.explanation[0].starts_with(
+        "Sized for 924.86 IOPS (read_total + write_total + redo_writes) × (1 + 30 % headroom) = 1,202.32 IOPS"
+    ));
+}
+
+#[test]
+fn number_formatting() {
+    use super::eval::{fmt_num, fmt_trim};
+    assert_eq!(fmt_num(1202.318, 2), "1,202.32");
+    assert_eq!(fmt_num(999.999, 2), "1,000.00");
+    assert_eq!(fmt_num(-0.001, 2), "0.00");
+    assert_eq!(fmt_num(-1234.5, 1), "-1,234.5");
+    assert_eq!(fmt_trim(16000.0), "16,000");
+    assert_eq!(fmt_trim(0.0455), "0.0455");
+}

@@ -1,0 +1,310 @@
+//! Every AWR HTML report of the shared corpus, checked against `awr/EXPECTED.jsonl` (values read
+//! independently of this project) through the JSON output, to the precision the report prints.
+//!
+//! The corpus lives beside the project (`../shared/corpus`); when it is absent these tests print
+//! why and pass without checking (they cannot check what is not there).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use sizer::analyze::{self, Settings};
+use sizer::rules::RuleSet;
+
+fn corpus_awr() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/awr");
+    if dir.join("EXPECTED.jsonl").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: corpus not found at {} (clone with ../shared beside the project to run these checks)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn expected(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("EXPECTED.jsonl"))
+        .expect("EXPECTED.jsonl readable")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("EXPECTED.jsonl line is JSON"))
+        .collect()
+}
+
+/// Runs the analysis of one file and returns its JSON document.
+fn analyse_json(path: &Path) -> Value {
+    let rules = RuleSet::builtin().expect("built-in rules load");
+    let run = analyze::run(&[path], &rules, &Settings::default()).expect("run");
+    assert!(
+        run.failures.is_empty(),
+        "{}: {:?}",
+        path.display(),
+        run.failures
+    );
+    let mut buf = Vec::new();
+    sizer::report::json(&run, &mut buf).expect("json renders");
+    let doc: Value = serde_json::from_slice(&buf).expect("output is JSON");
+    assert_eq!(doc["schema"], "sizer.analyze/1");
+    doc["reports"][0].clone()
+}
+
+/// `got` equals `want` to `decimals` (the printed precision), allowing for float sums.
+fn assert_close(file: &str, what: &str, got: &Value, want: f64, decimals: i32) {
+    let g = got
+        .as_f64()
+        .unwrap_or_else(|| panic!("{file}: {what} is {got}, expected {want}"));
+    let tol = 0.5 * 10f64.powi(-decimals) + 1e-9;
+    assert!(
+        (g - want).abs() <= tol,
+        "{file}: {what} = {g}, expected {want} (±{tol})"
+    );
+}
+
+#[test]
+fn every_html_report_matches_expected_jsonl() {
+    let Some(dir) = corpus_awr() else { return };
+    let rows = expected(&dir);
+    let mut checked = 0;
+    for e in &rows {
+        let file = e["file"].as_str().unwrap();
+        let r = analyse_json(&dir.join(file));
+        let w = &r["workload"];
+        let st = &r["statistics"];
+        let f = |k: &str| e[k].as_f64();
+        assert_close(
+            file,
+            "read IOPS",
+            &w["read_iops"]["value"],
+            f("physical read total IO requests").unwrap(),
+            2,
+        );
+        assert_close(
+            file,
+            "write IOPS",
+            &w["write_iops"]["value"],
+            f("physical write total IO requests").unwrap(),
+            2,
+        );
+        assert_close(
+            file,
+            "read bytes/s",
+            &w["read_bytes_per_s"]["value"],
+            f("physical read total bytes").unwrap(),
+            2,
+        );
+        assert_close(
+            file,
+            "write bytes/s",
+            &w["write_bytes_per_s"]["value"],
+            f("physical write total bytes").unwrap(),
+            2,
+        );
+        for stat in [
+            "physical reads cache",
+            "db block gets from cache",
+            "consistent gets from cache",
+        ] {
+            assert_close(file, stat, &st[stat]["per_second"], f(stat).unwrap(), 2);
+        }
+        assert_close(
+            file,
+            "measured IOPS",
+            &w["measured_iops"]["value"],
+            f("measured_iops").unwrap(),
+            2,
+        );
+        match f("redo writes") {
+            Some(v) => assert_close(
+                file,
+                "redo writes/s",
+                &w["redo_writes_per_s"]["value"],
+                v,
+                2,
+            ),
+            None => {
+                assert!(
+                    w["redo_writes_per_s"]["value"].is_null(),
+                    "{file}: redo writes must be unknown"
+                );
+                assert!(w["redo_writes_per_s"]["unknown_reason"]
+                    .as_str()
+                    .unwrap()
+                    .contains("redo writes"));
+            }
+        }
+        match f("required_iops_seed") {
+            Some(v) => assert_close(file, "required IOPS", &w["required_iops"]["value"], v, 2),
+            None => {
+                assert!(
+                    w["required_iops"]["value"].is_null(),
+                    "{file}: required IOPS must be unknown, never 0"
+                );
+                assert!(w["required_iops"]["unknown_reason"].is_string());
+                assert_eq!(r["sizing_basis"], "measured_iops");
+            }
+        }
+        match f("buffer_hit_pct") {
+            Some(v) => {
+                assert_close(
+                    file,
+                    "Buffer Hit % as printed",
+                    &w["buffer_hit_pct_printed"]["value"],
+                    v,
+                    2,
+                );
+                // The recomputed ratio equals the printed one to its 2 decimals (awr-notes §2).
+                assert_close(
+                    file,
+                    "recomputed cache hit %",
+                    &w["cache_hit_pct"]["value"],
+                    v,
+                    2,
+                );
+            }
+            None => assert!(
+                w["buffer_hit_pct_printed"]["value"].is_null(),
+                "{file}: no Buffer Hit % printed"
+            ),
+        }
+        match f("io_profile_total_rps") {
+            Some(v) => assert_close(
+                file,
+                "IO Profile Total Requests",
+                &w["io_profile_total_iops"]["value"],
+                v,
+                1,
+            ),
+            None => assert!(w["io_profile_total_iops"]["value"].is_null()),
+        }
+        // Every report gets a recommendation for every platform, with the rules that fired.
+        let platforms = r["recommendation"]["platforms"].as_array().unwrap();
+        assert!(platforms.len() >= 2, "{file}: platforms");
+        for p in platforms {
+            assert!(
+                p["recommended"].is_object(),
+                "{file}: {} has no recommendation",
+                p["platform"]
+            );
+        }
+        assert!(
+            !r["recommendation"]["fired_rules"]
+                .as_array()
+                .unwrap()
+                .is_empty(),
+            "{file}: no rule fired"
+        );
+        checked += 1;
+    }
+    // EXPECTED.jsonl covers every HTML report of the corpus.
+    let html = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "html")
+        })
+        .count();
+    assert_eq!(checked, html, "every HTML report is checked");
+    assert!(checked >= 12);
+}
+
+#[test]
+fn rac_global_report_uses_cluster_wide_statistics() {
+    let Some(dir) = corpus_awr() else { return };
+    let r = analyse_json(&dir.join("azure-lab1-dbu-19c-exadata-rac-global.html"));
+    assert_eq!(r["source"]["report_kind"], "rac_global");
+    assert_eq!(r["database"]["db_name"], "DBU");
+    assert_eq!(r["database"]["db_id"], 3128649325u64);
+    let inst = r["instances"].as_array().unwrap();
+    assert_eq!(inst.len(), 2);
+    assert_eq!(inst[1]["name"], "DBU2");
+    assert_eq!(r["interval"]["begin_snap"], 15883);
+    assert_eq!(r["interval"]["end_snap"], 16027);
+    assert_eq!(r["interval"]["elapsed_min"], 8640.2);
+    // The 6-day window gets the peak warning; RAC global has no Buffer Hit %.
+    let warns: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
+    assert!(warns.contains(&"long_window"), "{warns:?}");
+    assert!(warns.contains(&"exadata"), "{warns:?}");
+    assert!(r["workload"]["buffer_hit_pct_printed"]["unknown_reason"]
+        .as_str()
+        .unwrap()
+        .contains("RAC global"));
+    // 'log file parallel write' 372.86us in Background Wait Events (Global).
+    let lfpw = &r["workload"]["log_file_parallel_write_ms"];
+    assert_eq!(lfpw["printed"], "372.86us");
+    assert_close("dbu", "log file parallel write", &lfpw["value"], 0.37286, 5);
+}
+
+#[test]
+fn header_snapshots_and_latency_of_an_11_2_0_3_report() {
+    let Some(dir) = corpus_awr() else { return };
+    let r = analyse_json(&dir.join("sarthi2020-db1uat-11.2.0.3-aix-single.html"));
+    assert_eq!(r["database"]["release"], "11.2.0.3.0");
+    assert_eq!(r["database"]["rac"], false);
+    let i = &r["instances"][0];
+    assert_eq!(i["host"], "munmvs0505");
+    assert_eq!(i["cpus"], 8);
+    assert_eq!(i["memory_gb"], 32.0);
+    assert_eq!(r["interval"]["begin_time"], "2018-10-15T18:30:16");
+    assert_eq!(r["interval"]["elapsed_min"], 60.27);
+    assert_eq!(r["interval"]["db_time_min"], 721.35);
+    // 11g prints integer ms: 'log file sync' 12, 'log file parallel write' 4.
+    let w = &r["workload"];
+    assert_eq!(w["log_file_sync_ms"]["value"], 12.0);
+    assert_eq!(w["log_file_sync_ms"]["decimals"], 0);
+    assert_eq!(w["log_file_parallel_write_ms"]["value"], 4.0);
+    // No IO Profile before 11.2.0.4: unknown, with the reason.
+    assert!(w["io_profile_total_iops"]["unknown_reason"]
+        .as_str()
+        .unwrap()
+        .contains("11.2.0.4"));
+}
+
+#[test]
+fn pdb_report_has_unknowns_not_zeros() {
+    let Some(dir) = corpus_awr() else { return };
+    let r = analyse_json(&dir.join("pcambell-idcdb1-12.2.0.1-rac-pdb-report.html"));
+    assert_eq!(r["source"]["report_kind"], "pdb");
+    let w = &r["workload"];
+    assert!(w["redo_writes_per_s"]["value"].is_null());
+    assert!(w["redo_writes_per_s"]["unknown_reason"]
+        .as_str()
+        .unwrap()
+        .contains("PDB"));
+    let warns: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        warns.contains(&"pdb_report") && warns.contains(&"required_unknown"),
+        "{warns:?}"
+    );
+    // Sizing falls back to measured IOPS, which is known.
+    assert_close("pdb", "demand", &r["demand"]["required_iops"], 467.48, 2);
+}
+
+#[test]
+fn twelve_c_duration_strings_are_normalised_to_ms() {
+    let Some(dir) = corpus_awr() else { return };
+    let r = analyse_json(&dir.join("pcambell-orcl-19c-single-noncdb.html"));
+    let w = &r["workload"];
+    // Foreground Wait Events: db file sequential read 1.27ms.
+    assert_eq!(w["db_file_sequential_read_ms"]["printed"], "1.27ms");
+    assert_close(
+        "orcl",
+        "db file sequential read",
+        &w["db_file_sequential_read_ms"]["value"],
+        1.27,
+        2,
+    );
+}
