@@ -50,7 +50,7 @@ fn metric_text(m: &Metric) -> String {
 fn table(header: &[&str]) -> Table {
     let mut t = Table::new();
     t.load_preset(ASCII_MARKDOWN);
-    t.set_header(header.iter().map(|h| Cell::new(h)));
+    t.set_header(header.iter().map(Cell::new));
     t
 }
 
@@ -142,7 +142,7 @@ fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<(
     writeln!(out, "## Recommendation\n")?;
     writeln!(
         out,
-        "Sized for {} IOPS and {} MB/s ({} MiB/s): the demand below plus {} % headroom. Rules: {} (catalogue as of {}).\n",
+        "Sized for {} IOPS and {} MB/s ({} MiB/s): the workload figures above plus {} % headroom. Rules: {} (catalogue as of {}).\n",
         fmt_num(r.sized_iops, 0),
         fmt_num(r.sized_mb_s, 2),
         fmt_num(r.sized_mib_s, 2),
@@ -178,7 +178,7 @@ fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<(
     } else {
         let mut t = table(&["Rule", "Effect", "Why", "Source"]);
         for f in &r.fired_rules {
-            let effect = serde_json::to_value(&f.effect)
+            let effect = serde_json::to_value(f.effect)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();

@@ -217,10 +217,8 @@ pub fn parse(text: &str) -> Document {
                             in_cell = true;
                         }
                     }
-                    b"br" | b"p" | b"div" => {
-                        if in_cell {
-                            push_cell_text(&mut doc, &open, " ");
-                        }
+                    b"br" | b"p" | b"div" if in_cell => {
+                        push_cell_text(&mut doc, &open, " ");
                     }
                     b"h1" | b"h2" | b"h3" => in_heading = Some(String::new()),
                     b"title" => in_title = Some(String::new()),

@@ -78,7 +78,7 @@ pub fn number(cell: &str, scale: Scale) -> Result<Option<f64>, String> {
 /// number is taken to be in `bare_unit_ms` milliseconds per unit (1.0 when the column header says
 /// `(ms)`, 1000.0 for `(s)`).
 pub fn duration_ms(cell: &str, bare_unit_ms: f64) -> Result<Option<f64>, String> {
-    let s = clean(cell).replace('\u{b5}', "u").replace('\u{3bc}', "u");
+    let s = clean(cell).replace(['\u{b5}', '\u{3bc}'], "u");
     if is_blank(&s) {
         return Ok(None);
     }

@@ -355,17 +355,32 @@ pub enum Unit {
     Volume,
 }
 
-/// Monthly cost components, USD.
+fn cents<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((v * 100.0).round() / 100.0)
+}
+
+fn cents_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_f64((v * 100.0).round() / 100.0),
+        None => s.serialize_none(),
+    }
+}
+
+/// Monthly cost components, USD (serialized rounded to cents).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CostBreakdown {
     /// Provisioned capacity: GiB × price per GiB-month, all units.
+    #[serde(serialize_with = "cents")]
     pub storage_usd: f64,
     /// Provisioned IOPS above the included amount, by price band, all units.
+    #[serde(serialize_with = "cents")]
     pub iops_usd: f64,
     /// Provisioned throughput above the included amount, all units.
+    #[serde(serialize_with = "cents")]
     pub throughput_usd: f64,
     /// Per-request charges: required IOPS × 3,600 × hours per month / 10^6 ×
     /// price per million (EBS Magnetic); no headroom.
+    #[serde(serialize_with = "cents")]
     pub io_requests_usd: f64,
 }
 
@@ -416,6 +431,8 @@ pub struct TierOption {
     /// Drives needed for capacity alone (arrays; `None` when capacity unknown).
     pub drives_for_capacity: Option<u32>,
     /// Monthly list cost, USD; `None` when no public price exists (never 0 for unknown).
+    /// Serialized rounded to cents.
+    #[serde(serialize_with = "cents_opt")]
     pub monthly_cost_usd: Option<f64>,
     /// Components of `monthly_cost_usd`.
     pub cost_breakdown: Option<CostBreakdown>,

@@ -774,13 +774,24 @@ fn large_io_is_counted_in_256_kib_units_and_noted() {
 
 #[test]
 fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
+    // A light load at flash latency stays on gp3: latency alone does not justify io2.
+    let mut light = sample();
+    light.single_block_read_ms = Some(0.8);
+    let r = recommend(&builtin(), &light, &opts(30.0));
+    assert!(fired(&r, "io2-for-low-read-latency").is_none());
+    let rec = platform(&r, "aws").recommended.as_ref().unwrap();
+    assert_eq!(rec.tier_id, "aws.gp3");
+    // An IO-heavy one (4,000 × 1.3 = 5,200 sized IOPS > 3,000) moves to io2.
     let mut d = sample();
     d.single_block_read_ms = Some(0.8);
+    d.required_iops = 4000.0;
+    d.read_iops = 3600.0;
+    d.write_iops = 400.0;
     let r = recommend(&builtin(), &d, &opts(30.0));
     let f = fired(&r, "io2-for-low-read-latency").unwrap();
     assert!(
         f.message
-            .starts_with("single-block read wait 0.80 ms < 2 ms"),
+            .starts_with("sized IOPS 5,200 > 3,000 and single-block read wait 0.80 ms < 2 ms"),
         "{}",
         f.message
     );
@@ -812,7 +823,12 @@ fn unknown_metrics_are_reported_as_not_evaluated() {
         fl.unknown_metrics,
         vec!["cache_hit_pct", "avg_read_kib", "small_read_share"]
     );
-    assert!(ne("io2-for-low-read-latency").is_some());
+    // sized 650 IOPS is not > 3,000: a known false condition makes the rule
+    // "not fired" although its latency metric is unknown.
+    assert!(r
+        .not_fired
+        .iter()
+        .any(|n| n.id == "io2-for-low-read-latency"));
     assert!(ne("long-window-hides-peaks").is_some());
     // A rule with a known false condition is "not fired", even if another
     // metric is unknown.

@@ -111,7 +111,7 @@ impl Ctx {
     }
 }
 
-fn find<'a>(doc: &'a Document, pred: impl Fn(&str, &str) -> bool) -> Option<&'a Table> {
+fn find(doc: &Document, pred: impl Fn(&str, &str) -> bool) -> Option<&Table> {
     doc.tables
         .iter()
         .find(|t| pred(&norm(&t.summary), &norm(&t.heading)))
@@ -297,7 +297,7 @@ fn header_instance(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
             cols.get(&["container name"]),
         );
         for row in t.data() {
-            if let Some(v) = cell(&row, id).trim().parse::<u64>().ok() {
+            if let Ok(v) = cell(&row, id).trim().parse::<u64>() {
                 let n = cell(&row, name).to_string();
                 if !db.containers.iter().any(|(i, _)| *i == v) {
                     db.containers.push((v, n));
