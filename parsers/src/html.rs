@@ -333,3 +333,25 @@ mod tests {
         assert_eq!(t.data().next().unwrap(), vec!["1", "2", "3"]);
     }
 }
+
+#[cfg(test)]
+mod props {
+    use proptest::prelude::*;
+
+    const MINI: &str = "<html><h3>Load Profile</h3><table summary=\"This table displays load profile\"><tr><th></th><th>Per Second</th></tr><tr><td>DB Time(s):</td><td>1.9</td></tr></table></html>";
+
+    proptest! {
+        #[test]
+        fn any_prefix_of_a_document_parses_without_panic(n in 0usize..MINI.len()) {
+            let d = super::parse(&MINI[..n]);
+            // A document cut before </html> never reports the end tag.
+            prop_assert!(!d.saw_html_end);
+            let _ = crate::awr::html::parse(&MINI[..n]);
+        }
+
+        #[test]
+        fn arbitrary_markup_never_panics(s in "[<>/a-z=\" ]{0,64}") {
+            let _ = super::parse(&s);
+        }
+    }
+}

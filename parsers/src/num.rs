@@ -167,3 +167,44 @@ mod tests {
         assert!(awr_datetime("yesterday").is_none());
     }
 }
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Formats like AWR: `,` thousands separators, fixed decimals.
+    fn awr_format(v: f64, d: usize) -> String {
+        let s = format!("{:.*}", d, v);
+        let (int, frac) = s
+            .split_once('.')
+            .map_or((s.as_str(), None), |(i, f)| (i, Some(f)));
+        let mut g = String::new();
+        for (i, ch) in int.chars().enumerate() {
+            if i > 0 && (int.len() - i) % 3 == 0 {
+                g.push(',');
+            }
+            g.push(ch);
+        }
+        match frac {
+            Some(f) => format!("{g}.{f}"),
+            None => g,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn printed_numbers_round_trip(v in 0.0f64..1e13, d in 0usize..4) {
+            let printed = awr_format(v, d);
+            let back = number(&printed, Scale::Decimal).unwrap().unwrap();
+            prop_assert!((back - v).abs() <= 0.5 * 10f64.powi(-(d as i32)) * 1.0001 + 1e-9 * v);
+        }
+
+        #[test]
+        fn any_cell_is_a_number_unknown_or_an_error_never_a_panic(s in "\\PC{0,12}") {
+            let _ = number(&s, Scale::Binary);
+            let _ = duration_ms(&s, 1.0);
+            let _ = awr_datetime(&s);
+        }
+    }
+}
