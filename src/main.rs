@@ -55,11 +55,11 @@ struct AnalyzeArgs {
     output: Option<PathBuf>,
 
     /// Headroom over the sizing figure, percent [default: from rules/sizing.toml].
-    #[arg(long, value_name = "PCT")]
+    #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
     headroom: Option<f64>,
 
     /// Data capacity to provision, GiB (2^30 bytes). Without it, volumes are sized for performance only.
-    #[arg(long, value_name = "GIB")]
+    #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
     capacity_gib: Option<f64>,
 
     /// Recommend for these platforms only (repeatable).

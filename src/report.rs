@@ -117,13 +117,16 @@ fn options_table(opts: &[&TierOption]) -> Table {
             )
         };
         let iops = o.provisioned_iops.unwrap_or(o.iops_capability);
+        // An infeasible option has no configuration: show dashes, never zeros.
+        let dash = |v: String| if o.feasible { v } else { "–".to_string() };
         t.add_row(vec![
             Cell::new(format!("{} (`{}`)", o.name, o.tier_id)),
-            Cell::new(o.count),
-            Cell::new(fmt_num(o.size_per_unit_gib, 0)),
-            Cell::new(fmt_num(iops, 0)),
+            Cell::new(dash(o.count.to_string())),
+            Cell::new(dash(fmt_num(o.size_per_unit_gib, 0))),
+            Cell::new(dash(fmt_num(iops, 0))),
             Cell::new(
                 o.throughput_mib_s
+                    .filter(|_| o.feasible)
                     .map(|v| fmt_num(v, 0))
                     .unwrap_or_else(|| "–".into()),
             ),

@@ -29,7 +29,7 @@ impl std::fmt::Display for Location {
 #[non_exhaustive]
 pub enum ParseError {
     /// The file could not be read at all.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read the file: {source}")]
     Io {
         /// The file.
         path: PathBuf,

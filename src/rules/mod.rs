@@ -355,6 +355,30 @@ pub enum Unit {
     Volume,
 }
 
+/// Serializes options; an infeasible one gets `null` for the configuration it does not have.
+fn options_ser<S: serde::Serializer>(v: &[TierOption], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::{Error, SerializeSeq};
+    let mut seq = s.serialize_seq(Some(v.len()))?;
+    for o in v {
+        let mut val = serde_json::to_value(o).map_err(S::Error::custom)?;
+        if !o.feasible {
+            if let Some(m) = val.as_object_mut() {
+                for k in [
+                    "count",
+                    "size_per_unit_gib",
+                    "total_gib",
+                    "usable_gib",
+                    "iops_capability",
+                ] {
+                    m.insert(k.to_string(), serde_json::Value::Null);
+                }
+            }
+        }
+        seq.serialize_element(&val)?;
+    }
+    seq.end()
+}
+
 fn cents<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((v * 100.0).round() / 100.0)
 }
@@ -463,7 +487,10 @@ pub struct PlatformRecommendation {
     pub recommended: Option<TierOption>,
     /// Other feasible options by cost (unknown cost last, then fewer units),
     /// then infeasible ones in catalogue order (`feasible = false`,
-    /// `infeasible_reason` set).
+    /// `infeasible_reason` set). An infeasible option has no configuration:
+    /// it is serialized with `count`, `size_per_unit_gib`, `total_gib`,
+    /// `usable_gib` and `iops_capability` as `null`, never 0.
+    #[serde(serialize_with = "options_ser")]
     pub alternatives: Vec<TierOption>,
     /// Why the recommended option won.
     pub explanation: Vec<String>,
