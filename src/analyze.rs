@@ -38,29 +38,6 @@ pub struct SourceInfo {
     pub encoding: String,
 }
 
-/// Database identity as the report prints it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Database {
-    /// `DB Name`.
-    pub db_name: String,
-    /// `DB Id`.
-    pub db_id: u64,
-    /// `Release`.
-    pub release: String,
-    /// `RAC` = YES.
-    pub rac: Option<bool>,
-    /// `CDB` = YES.
-    pub cdb: Option<bool>,
-    /// Unique name, role, edition where printed (12.2+).
-    pub unique_name: Option<String>,
-    /// `Role`.
-    pub role: Option<String>,
-    /// `Edition`.
-    pub edition: Option<String>,
-    /// PDB reports: the containers `(id, name)`.
-    pub containers: Vec<(u64, String)>,
-}
-
 /// The snapshot interval.
 #[derive(Debug, Clone, Serialize)]
 pub struct Interval {
@@ -93,8 +70,8 @@ pub struct Warning {
 pub struct Analysis {
     /// What was read.
     pub source: SourceInfo,
-    /// Database.
-    pub database: Database,
+    /// Database identity as the report prints it.
+    pub database: sizer_parsers::awr::DbInfo,
     /// Instances covered.
     pub instances: Vec<sizer_parsers::awr::InstanceInfo>,
     /// Interval.
@@ -374,17 +351,7 @@ fn size(
             title: r.title.clone(),
             encoding: r.encoding.clone(),
         },
-        database: Database {
-            db_name: r.db.db_name.clone(),
-            db_id: r.db.db_id,
-            release: r.db.release.clone(),
-            rac: r.db.rac,
-            cdb: r.db.cdb,
-            unique_name: r.db.unique_name.clone(),
-            role: r.db.role.clone(),
-            edition: r.db.edition.clone(),
-            containers: r.db.containers.clone(),
-        },
+        database: r.db.clone(),
         instances: r.instances.clone(),
         interval: Interval {
             begin_snap: r.snapshots.begin_id,

@@ -79,35 +79,31 @@ struct Ctx {
 }
 
 impl Ctx {
+    /// Keeps a cell's value, or records why it could not be read and gives `None` (unknown).
+    fn keep(&mut self, t: &Table, what: &str, v: Result<Option<f64>, String>) -> Option<f64> {
+        v.unwrap_or_else(|e| {
+            self.warnings.push(format!(
+                "section '{}' (line {}), {}: {} — treated as unknown",
+                t.name(),
+                t.line,
+                what,
+                e
+            ));
+            None
+        })
+    }
     fn num(&mut self, t: &Table, what: &str, s: &str, scale: Scale) -> Option<f64> {
-        match num::number(s, scale) {
-            Ok(v) => v,
-            Err(e) => {
-                self.warnings.push(format!(
-                    "section '{}' (line {}), {}: {} — treated as unknown",
-                    t.name(),
-                    t.line,
-                    what,
-                    e
-                ));
-                None
-            }
-        }
+        self.keep(t, what, num::number(s, scale))
     }
     fn dur(&mut self, t: &Table, what: &str, s: &str, bare_ms: f64) -> Option<f64> {
-        match num::duration_ms(s, bare_ms) {
-            Ok(v) => v,
-            Err(e) => {
-                self.warnings.push(format!(
-                    "section '{}' (line {}), {}: {} — treated as unknown",
-                    t.name(),
-                    t.line,
-                    what,
-                    e
-                ));
-                None
-            }
-        }
+        self.keep(t, what, num::duration_ms(s, bare_ms))
+    }
+    /// An IOStat `Data per sec` / `MB/s` cell in bytes/s: a bare number is MiB, a suffixed one
+    /// (`9.339M`, `.003M`) is scaled by its suffix in multiples of 1024.
+    fn mib(&mut self, t: &Table, what: &str, s: &str) -> Option<f64> {
+        let suffixed = s.trim_end().ends_with(|c: char| c.is_ascii_alphabetic());
+        self.num(t, what, s, Scale::Binary)
+            .map(|x| if suffixed { x } else { x * 1_048_576.0 })
     }
 }
 
@@ -626,7 +622,6 @@ fn iostat(doc: &Document, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
     });
     let Some(t) = t else { return Vec::new() };
     let cols = iostat_columns(t);
-    const MIB: f64 = 1_048_576.0;
     let mut out = Vec::new();
     for row in t.data() {
         let mut r = IoStatRow::default();
@@ -638,24 +633,8 @@ fn iostat(doc: &Document, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
                 IoCol::Name => r.name = v.to_string(),
                 IoCol::ReadReqs => r.read_reqs_per_s = cx.num(t, &what, v, Scale::Decimal),
                 IoCol::WriteReqs => r.write_reqs_per_s = cx.num(t, &what, v, Scale::Decimal),
-                IoCol::ReadMiBs => {
-                    r.read_bytes_per_s = cx.num(t, &what, v, Scale::Binary).map(|x| {
-                        if v.trim_end().ends_with(|c: char| c.is_ascii_alphabetic()) {
-                            x
-                        } else {
-                            x * MIB
-                        }
-                    })
-                }
-                IoCol::WriteMiBs => {
-                    r.write_bytes_per_s = cx.num(t, &what, v, Scale::Binary).map(|x| {
-                        if v.trim_end().ends_with(|c: char| c.is_ascii_alphabetic()) {
-                            x
-                        } else {
-                            x * MIB
-                        }
-                    })
-                }
+                IoCol::ReadMiBs => r.read_bytes_per_s = cx.mib(t, &what, v),
+                IoCol::WriteMiBs => r.write_bytes_per_s = cx.mib(t, &what, v),
                 IoCol::Waits => r.waits = cx.num(t, &what, v, Scale::Decimal),
                 IoCol::AvgMs => r.avg_wait_ms = cx.dur(t, &what, v, 1.0),
                 IoCol::AvgDur => r.avg_wait_ms = cx.dur(t, &what, v, 1.0),
