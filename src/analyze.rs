@@ -58,9 +58,10 @@ pub struct Interval {
 /// A tolerated problem or caveat, with a stable id.
 #[derive(Debug, Clone, Serialize)]
 pub struct Warning {
-    /// Stable id (`long_window`, `rac_instance`, `pdb_report`, `exadata`, `io_profile_mismatch`,
-    /// `parser`, `required_unknown`).
-    pub id: &'static str,
+    /// Stable id: `rac_instance`, `pdb_report`, `exadata`, `io_profile_mismatch`, `parser`,
+    /// `required_unknown`, or the id of a fired rule with effect `warn`
+    /// (`long-window-hides-peaks`).
+    pub id: String,
     /// The message.
     pub message: String,
 }
@@ -236,7 +237,7 @@ fn size(
         .warnings
         .iter()
         .map(|m| Warning {
-            id: "parser",
+            id: "parser".into(),
             message: m.clone(),
         })
         .collect();
@@ -244,7 +245,7 @@ fn size(
         (Some(v), _) => (v, "required_iops"),
         (None, Some(m)) => {
             warnings.push(Warning {
-                id: "required_unknown",
+                id: "required_unknown".into(),
                 message: format!(
                     "required IOPS is unknown ({}); sizing from measured IOPS {:.2} instead",
                     w.required_iops
@@ -268,20 +269,9 @@ fn size(
         }
     };
     let elapsed = r.snapshots.elapsed_min;
-    if let Some(min) = elapsed {
-        if min > 60.0 * 1.5 {
-            warnings.push(Warning {
-                id: "long_window",
-                message: format!(
-                    "the report covers {min:.2} min ({:.1} h): figures are averages over the whole window and hide peaks; size from hourly (or shorter) reports of the busiest period",
-                    min / 60.0
-                ),
-            });
-        }
-    }
     if r.kind == ReportKind::Instance && r.db.rac == Some(true) {
         warnings.push(Warning {
-            id: "rac_instance",
+            id: "rac_instance".into(),
             message: format!(
                 "instance {} of a RAC database: these figures are one instance only; the database needs the sum of all instances over the same interval (or a RAC global report, awrgrpt.sql)",
                 r.instances.first().map(|i| i.name.as_str()).unwrap_or("?")
@@ -290,7 +280,7 @@ fn size(
     }
     if r.kind == ReportKind::Pdb {
         warnings.push(Warning {
-            id: "pdb_report",
+            id: "pdb_report".into(),
             message: "PDB-level report: it has no 'redo writes', no IOStat by Function and no Buffer Hit %; the storage serves the whole CDB, so size from CDB-level reports".into(),
         });
     }
@@ -304,14 +294,14 @@ fn size(
     });
     if exa {
         warnings.push(Warning {
-            id: "exadata",
+            id: "exadata".into(),
             message: "Exadata: 'physical read total IO requests' include Smart Scan and flash-cache-optimized requests, so a non-Exadata array would see a different IO profile (Oracle's OMAT applies a 6x IO factor when moving off Exadata)".into(),
         });
     }
     if let (Some(io), Some(m)) = (w.io_profile_total_iops.value, w.measured_iops.value) {
         if (io - m).abs() > 0.05 + 1e-9 {
             warnings.push(Warning {
-                id: "io_profile_mismatch",
+                id: "io_profile_mismatch".into(),
                 message: format!(
                     "IO Profile 'Total Requests' {io:.1}/s differs from read + write total IO requests {m:.2}/s beyond rounding"
                 ),
@@ -341,6 +331,17 @@ fn size(
         platforms: settings.platforms.clone(),
     };
     let recommendation = rules::recommend(rules, &demand, &opts);
+    // Rules with effect "warn" (e.g. a window that hides peaks) are caveats about the evidence.
+    warnings.extend(
+        recommendation
+            .fired_rules
+            .iter()
+            .filter(|f| f.effect == rules::Effect::Warn)
+            .map(|f| Warning {
+                id: f.id.clone(),
+                message: f.message.clone(),
+            }),
+    );
     let fmt_t =
         |t: Option<chrono::NaiveDateTime>| t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string());
     Ok(Analysis {

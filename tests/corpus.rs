@@ -231,7 +231,7 @@ fn rac_global_report_uses_cluster_wide_statistics() {
         .iter()
         .map(|w| w["id"].as_str().unwrap())
         .collect();
-    assert!(warns.contains(&"long_window"), "{warns:?}");
+    assert!(warns.contains(&"long-window-hides-peaks"), "{warns:?}");
     assert!(warns.contains(&"exadata"), "{warns:?}");
     assert!(r["workload"]["buffer_hit_pct_printed"]["unknown_reason"]
         .as_str()

@@ -1,7 +1,7 @@
 //! Rule evaluation: metric values, three-valued conditions, message templates
 //! and number formatting.
 
-use super::schema::{Effect, Metric, Rule};
+use super::schema::{Metric, Rule};
 use super::{Demand, FiredRule, NotEvaluatedRule, NotFiredRule};
 
 /// Values of every [`Metric`] for one demand and headroom; `None` = unknown.
@@ -102,7 +102,7 @@ pub(crate) fn evaluate(rule: &Rule, values: &Values) -> Outcome {
         id: rule.id.clone(),
         effect: rule.effect,
         targets: rule.targets.clone(),
-        weight: if rule.effect == Effect::Note {
+        weight: if rule.effect.reports_only() {
             0
         } else {
             rule.weight

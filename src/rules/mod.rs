@@ -748,7 +748,7 @@ fn size_platform(
 /// Apply fired prefer/avoid rules to one option.
 fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
     for f in fired {
-        if f.effect == Effect::Note || !f.targets.iter().any(|t| tier.matches(t)) {
+        if f.effect.reports_only() || !f.targets.iter().any(|t| tier.matches(t)) {
             continue;
         }
         if let Some(max) = f.max_units {
@@ -774,7 +774,7 @@ fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
                 o.rule_score -= i64::from(f.weight);
                 o.avoided_by.push(f.id.clone());
             }
-            Effect::Note => {}
+            Effect::Note | Effect::Warn => {}
         }
     }
 }

@@ -672,6 +672,14 @@ pub enum Effect {
     Avoid,
     /// Report the message only.
     Note,
+    /// Report the message as a warning about the evidence (no effect on the choice).
+    Warn,
+}
+impl Effect {
+    /// Whether the effect only reports (`note`, `warn`) rather than changing scores.
+    pub fn reports_only(self) -> bool {
+        matches!(self, Effect::Note | Effect::Warn)
+    }
 }
 
 /// `[[rule]]` of `sizing.toml`.
@@ -1312,15 +1320,18 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
             }
         }
         match r.effect {
-            Effect::Note => {
+            Effect::Note | Effect::Warn => {
                 if !r.targets.is_empty() {
                     return Err(c.err(
                         format!("{k}.targets"),
-                        "must be empty for effect = \"note\"",
+                        "must be empty for effect = \"note\" or \"warn\"",
                     ));
                 }
                 if r.max_units.is_some() {
-                    return Err(c.err(format!("{k}.max_units"), "is not used by effect = \"note\""));
+                    return Err(c.err(
+                        format!("{k}.max_units"),
+                        "is not used by effect = \"note\" or \"warn\"",
+                    ));
                 }
             }
             Effect::Prefer | Effect::Avoid => {
