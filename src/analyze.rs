@@ -32,8 +32,10 @@ pub struct SourceInfo {
     pub format: &'static str,
     /// `instance`, `rac_global`, `pdb`.
     pub report_kind: &'static str,
-    /// The report's main heading.
+    /// The report's `<title>` (`AWR Report for DB: …, Snaps: …`).
     pub title: String,
+    /// The report's main heading (`WORKLOAD REPOSITORY report for`).
+    pub heading: String,
     /// `UTF-8` or `windows-1252`.
     pub encoding: String,
 }
@@ -269,7 +271,7 @@ fn size(
         }
     };
     let elapsed = r.snapshots.elapsed_min;
-    if r.kind == ReportKind::Instance && r.db.rac == Some(true) {
+    if r.kind != ReportKind::RacGlobal && r.db.rac == Some(true) {
         warnings.push(Warning {
             id: "rac_instance".into(),
             message: format!(
@@ -321,6 +323,7 @@ fn size(
             _ => None,
         },
         cache_hit_pct: w.cache_hit_pct.value.or(w.buffer_hit_pct_printed.value),
+        direct_read_share: w.direct_read_pct.value.map(|p| p / 100.0),
         single_block_read_ms: w.db_file_sequential_read_ms.value,
         log_write_ms: w.log_file_parallel_write_ms.value,
         capacity_gib: settings.capacity_gib,
@@ -350,6 +353,7 @@ fn size(
             format: "awr_html",
             report_kind: p.meta.report_kind,
             title: r.title.clone(),
+            heading: r.heading.clone(),
             encoding: r.encoding.clone(),
         },
         database: r.db.clone(),

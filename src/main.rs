@@ -50,15 +50,17 @@ struct AnalyzeArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Markdown)]
     format: Format,
 
-    /// Write the output to FILE (atomically: a temporary file renamed into place) instead of stdout.
+    /// Write the output to FILE (atomically: a temporary file renamed into place) instead of
+    /// stdout; `-` means stdout. FILE may not be one of the inputs.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
 
-    /// Headroom over the sizing figure, percent [default: from rules/sizing.toml].
+    /// Headroom over the sizing figure, percent [default: 30, from rules/sizing.toml].
     #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
     headroom: Option<f64>,
 
-    /// Data capacity to provision, GiB (2^30 bytes). Without it, volumes are sized for performance only.
+    /// Data capacity to provision, GiB (2^30 bytes), > 0. Without it, drives and volumes are sized
+    /// for IOPS and throughput only.
     #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
     capacity_gib: Option<f64>,
 
@@ -94,16 +96,35 @@ fn main() -> ExitCode {
     }
 }
 
-fn analyze_cmd(a: AnalyzeArgs) -> ExitCode {
-    for (name, v) in [
-        ("--headroom", a.headroom),
-        ("--capacity-gib", a.capacity_gib),
-    ] {
-        if let Some(v) = v {
-            if !v.is_finite() || v < 0.0 {
-                eprintln!("sizer: {name} must be a number ≥ 0, got {v}");
-                return ExitCode::from(2);
-            }
+fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
+    if let Some(v) = a.headroom {
+        if !v.is_finite() || v < 0.0 {
+            eprintln!("sizer: --headroom must be a number ≥ 0, got {v}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(v) = a.capacity_gib {
+        if !v.is_finite() || v <= 0.0 {
+            eprintln!("sizer: --capacity-gib must be a number > 0, got {v}");
+            return ExitCode::from(2);
+        }
+    }
+    if a.output.as_deref() == Some(Path::new("-")) {
+        a.output = None;
+    }
+    // Inputs are never modified: refuse an output path that names one of them.
+    if let Some(out) = &a.output {
+        let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(out)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => p == out.as_path(),
+        };
+        if let Some(p) = a.files.iter().find(|p| same(p)) {
+            eprintln!(
+                "sizer: -o {} is one of the inputs; refusing to overwrite {}",
+                out.display(),
+                p.display()
+            );
+            return ExitCode::from(2);
         }
     }
     let rules = match &a.rules {
@@ -141,8 +162,14 @@ fn analyze_cmd(a: AnalyzeArgs) -> ExitCode {
         eprintln!("sizer: {}: {}", f.file, f.error);
     }
     if run.analyses.is_empty() {
-        if let Some(out) = &a.output {
-            eprintln!("sizer: nothing analysed; {} not written", out.display());
+        match (&a.output, a.format) {
+            (Some(out), _) => eprintln!("sizer: nothing analysed; {} not written", out.display()),
+            // Scripts still get a JSON document, with every input under `failed`.
+            (None, Format::Json) => {
+                let mut out = std::io::stdout().lock();
+                let _ = report::json(&run, &mut out);
+            }
+            (None, Format::Markdown) => {}
         }
         return ExitCode::from(1);
     }

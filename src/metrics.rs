@@ -140,6 +140,8 @@ pub struct Workload {
     pub small_write_iops: Metric,
     /// Multi-block (large) write requests/s.
     pub large_write_iops: Metric,
+    /// Share of physical reads (blocks) that are direct path reads, bypassing the buffer cache, %.
+    pub direct_read_pct: Metric,
     /// `Buffer Hit %` as printed.
     pub buffer_hit_pct_printed: Metric,
     /// Cache read-hit % recomputed from the cache statistics.
@@ -222,20 +224,25 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
     };
     let rb = rate(RB);
     let wb = rate(WB);
-    let ratio_kib = |bytes: &Result<f64, String>, reqs: &Result<f64, String>| {
-        let (b, q) = (bytes.clone()?, reqs.clone()?);
+    // Interval totals, not the rounded per-second rates (0.01 requests/s would round away).
+    let ratio_kib = |bytes: &str, reqs: &str| {
+        let (b, q) = (total(bytes)?, total(reqs)?);
         if q > 0.0 {
             Ok(b / q / 1024.0)
         } else {
             Err("no requests in the interval".to_string())
         }
     };
-    let io_total = v
-        .get(section::IO_PROFILE, "Total Requests [Read+Write]")
-        .and_then(|x| x.per_second)
-        .ok_or_else(|| {
-            "the report has no IO Profile (added in 11.2.0.4) or no Total Requests row".to_string()
-        });
+    let io_row = v.get(section::IO_PROFILE, "Total Requests [Read+Write]");
+    // As printed: 1 decimal in instance reports, 2 in `IO Profile (Global)`.
+    let io_decimals = io_row
+        .as_ref()
+        .and_then(|x| x.printed.as_deref())
+        .and_then(|p| p.trim().split_once('.'))
+        .map_or(1, |(_, f)| f.len() as u32);
+    let io_total = io_row.and_then(|x| x.per_second).ok_or_else(|| {
+        "the report has no IO Profile (added in 11.2.0.4) or no Total Requests row".to_string()
+    });
     let hit = (|| {
         let prc = total("physical reads cache")?;
         let dbg = total("db block gets from cache")?;
@@ -256,23 +263,37 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
                 "the report prints no Buffer Hit % (Instance Efficiency Percentages)".to_string()
             }
         });
-    let wait = |sec: &str, other: &str, ev: &str, from: &str| -> Metric {
-        let mut row = v.get(sec, ev).or_else(|| v.get(other, ev));
-        let mut from = from.to_string();
-        // Exadata reports the same waits under the cell events.
-        if row.as_ref().and_then(|x| x.value).is_none() {
-            let exa = match ev {
-                "db file sequential read" => Some("cell single block physical read"),
-                "db file scattered read" => Some("cell multiblock physical read"),
-                _ => None,
-            };
-            if let Some(alt) = exa {
-                if let Some(r) = v.get(sec, alt).or_else(|| v.get(other, alt)) {
-                    from = format!("'{alt}' average wait (the Exadata event for '{ev}')");
-                    row = Some(r);
+    let wait = |sec: &'static str, other: &'static str, ev: &'static str, from: &str| -> Metric {
+        // Exadata reports the same waits under the cell events; where both are printed, the one
+        // with more waits is the database's real single-block / multiblock read.
+        let exa = match ev {
+            "db file sequential read" => Some("cell single block physical read"),
+            "db file scattered read" => Some("cell multiblock physical read"),
+            _ => None,
+        };
+        let pick = |table: &'static str| {
+            let mut best: Option<(&str, crate::model::Values)> = None;
+            for name in std::iter::once(ev).chain(exa) {
+                if let Some(r) = v.get(table, name).filter(|r| r.value.is_some()) {
+                    let more = best
+                        .as_ref()
+                        .is_none_or(|(_, b)| r.total.unwrap_or(0.0) > b.total.unwrap_or(0.0));
+                    if more {
+                        best = Some((name, r));
+                    }
                 }
             }
-        }
+            best.map(|(name, r)| (name, table, r))
+        };
+        let found = pick(sec).or_else(|| pick(other));
+        let from = match &found {
+            Some((name, table, _)) if *name != ev => {
+                format!("{table} '{name}' average wait (the Exadata event for '{ev}')")
+            }
+            Some((_, table, _)) if *table != sec => format!("{table} '{ev}' average wait"),
+            _ => from.to_string(),
+        };
+        let row = found.map(|(_, _, r)| r);
         match row.as_ref().and_then(|x| x.value) {
             Some(ms) => {
                 let printed = row.and_then(|x| x.printed);
@@ -318,7 +339,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
         io_profile_total_iops: Metric::of(
             io_total,
             "IOPS",
-            1,
+            io_decimals,
             "IO Profile 'Total Requests' Read+Write per Second (as printed)",
         ),
         read_bytes_per_s: Metric::of(rb.clone(), "bytes/s", 2, format!("'{RB}' per Second")),
@@ -342,16 +363,16 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
             format!("('{RB}' + '{WB}') per Second / 10^6"),
         ),
         avg_read_kib: Metric::of(
-            ratio_kib(&rb, &r),
+            ratio_kib(RB, RD),
             "KiB",
             1,
-            format!("'{RB}' / '{RD}' / 1024"),
+            format!("'{RB}' / '{RD}' / 1024 (interval totals)"),
         ),
         avg_write_kib: Metric::of(
-            ratio_kib(&wb, &w),
+            ratio_kib(WB, WR),
             "KiB",
             1,
-            format!("'{WB}' / '{WR}' / 1024"),
+            format!("'{WB}' / '{WR}' / 1024 (interval totals)"),
         ),
         read_pct: Metric::of(
             measured.clone().and_then(|m| {
@@ -369,6 +390,20 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
         large_read_iops: Metric::of(rate(RM), "IOPS", 2, format!("'{RM}' per Second")),
         small_write_iops: Metric::of(small(&w, WM), "IOPS", 2, format!("'{WR}' − '{WM}'")),
         large_write_iops: Metric::of(rate(WM), "IOPS", 2, format!("'{WM}' per Second")),
+        direct_read_pct: Metric::of(
+            (|| {
+                let pr = total("physical reads")?;
+                let dr = total("physical reads direct")?;
+                if pr > 0.0 {
+                    Ok(100.0 * dr / pr)
+                } else {
+                    Err("no physical reads in the interval".to_string())
+                }
+            })(),
+            "%",
+            1,
+            "100 × 'physical reads direct' / 'physical reads' (blocks, interval totals)",
+        ),
         buffer_hit_pct_printed: Metric::of(
             printed_hit,
             "%",

@@ -17,7 +17,7 @@
 //! | `statistic` | str | the statistic or row label, verbatim |
 //! | `total`, `per_second`, `per_trans` | f64 (null = not printed) | as printed |
 //! | `value`, `unit` | f64, str | a single value with its unit (%, ms) |
-//! | `printed` | str (null unless converted) | the cell as printed, where `value` was converted (`152.25us`) |
+//! | `printed` | str (null unless kept) | the cell as printed where its text matters: converted wait times (`152.25us`), IO Profile `Read+Write` (its decimals) |
 //!
 //! Sections: `Instance Activity Stats` (every split table; for RAC global reports the cluster-wide
 //! `System Statistics (Global)`), `Load Profile`, `IO Profile` (statistic `<row> [Read+Write|Read|Write]`,
@@ -167,13 +167,14 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
         });
     }
     for s in &r.io_profile {
-        for (col, v) in [
-            ("Read+Write", s.read_write),
-            ("Read", s.read),
-            ("Write", s.write),
+        for (col, v, printed) in [
+            ("Read+Write", s.read_write, Some(&s.read_write_printed)),
+            ("Read", s.read, None),
+            ("Write", s.write, None),
         ] {
             push(section::IO_PROFILE, format!("{} [{col}]", s.name), &|row| {
                 row.per_second = v;
+                row.printed = printed.filter(|p| !p.is_empty()).cloned();
             });
         }
     }

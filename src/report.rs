@@ -75,20 +75,30 @@ fn option_summary(o: &TierOption, capacity_given: bool) -> String {
     let plural = if o.count == 1 { "" } else { "s" };
     let cost = match o.monthly_cost_usd {
         Some(c) => format!("${}/month", fmt_num(c, 2)),
-        None => "cost not computed".to_string(),
+        None => "no list price".to_string(),
+    };
+    let usable = if (o.usable_gib - o.total_gib).abs() > 0.5 {
+        format!(
+            ", {} GiB raw, {} GiB usable",
+            fmt_num(o.total_gib, 0),
+            fmt_num(o.usable_gib, 0)
+        )
+    } else {
+        String::new()
     };
     format!(
-        "{} × {} GiB {}{} of {} ({}{})",
+        "{} × {} GiB {}{}{} — {} ({}{})",
         o.count,
         fmt_num(o.size_per_unit_gib, 0),
         unit,
         plural,
+        usable,
         o.name,
         cost,
         if capacity_given {
             ""
         } else {
-            "; minimum size for the IOPS and MB/s, capacity not given"
+            "; capacity not given: minimum size for the sized IOPS, add --capacity-gib"
         }
     )
 }
@@ -174,6 +184,32 @@ fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<(
         if !all.is_empty() {
             writeln!(out, "{}\n", options_table(&all))?;
         }
+        // Assumptions and caveats of the options (drive sizes, IO-unit splitting, limits used),
+        // each note once with the tiers it applies to.
+        let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
+        for o in &all {
+            for n in &o.notes {
+                match notes.iter_mut().find(|(t, _)| t == n) {
+                    Some((_, tiers)) => tiers.push(&o.tier_id),
+                    None => notes.push((n, vec![&o.tier_id])),
+                }
+            }
+        }
+        for (n, tiers) in &notes {
+            let who = if tiers.len() == all.len() && all.len() > 1 {
+                "all tiers".to_string()
+            } else {
+                tiers
+                    .iter()
+                    .map(|t| format!("`{t}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            writeln!(out, "- {who}: {n}")?;
+        }
+        if !notes.is_empty() {
+            writeln!(out)?;
+        }
     }
     writeln!(out, "### Rules\n")?;
     if r.fired_rules.is_empty() {
@@ -250,8 +286,9 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
     }
     writeln!(
         out,
-        "- Source: `{}` — {kind}, release {}{}",
+        "- Source: `{}` — {kind} ({}), release {}{}",
         a.source.file,
+        a.source.title,
         db.release,
         if flags.is_empty() {
             String::new()
@@ -259,6 +296,19 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
             format!(" ({})", flags.join(", "))
         }
     )?;
+    if !db.containers.is_empty() {
+        let names: Vec<String> = db
+            .containers
+            .iter()
+            .map(|(id, n)| format!("{n} (Id {id})"))
+            .collect();
+        let what = if a.source.report_kind == "pdb" {
+            "PDB"
+        } else {
+            "Containers"
+        };
+        writeln!(out, "- {what}: {}", names.join(", "))?;
+    }
     for i in &a.instances {
         let mut host = Vec::new();
         if let Some(p) = &i.platform {
@@ -358,9 +408,17 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
     }
     writeln!(out, "{t}\n")?;
 
+    if !a.warnings.is_empty() {
+        writeln!(out, "## Warnings\n")?;
+        for wn in &a.warnings {
+            writeln!(out, "- **{}**: {}", wn.id, wn.message)?;
+        }
+        writeln!(out)?;
+    }
+
     writeln!(out, "## Workload\n")?;
     let mut t = table(&["Figure", "Value", "Unit", "From"]);
-    let rows: [(&str, &Metric); 18] = [
+    let rows: [(&str, &Metric); 19] = [
         ("Read IOPS", &w.read_iops),
         ("Write IOPS", &w.write_iops),
         ("Redo writes", &w.redo_writes_per_s),
@@ -377,6 +435,7 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
         ("Large (multi-block) reads", &w.large_read_iops),
         ("Small (single-block) writes", &w.small_write_iops),
         ("Large (multi-block) writes", &w.large_write_iops),
+        ("Direct path reads (of physical reads)", &w.direct_read_pct),
         ("Cache read-hit (recomputed)", &w.cache_hit_pct),
         ("Buffer Hit % (printed)", &w.buffer_hit_pct_printed),
     ];
@@ -414,14 +473,6 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
     writeln!(out, "{t}\n")?;
 
     write_recommendation(out, r)?;
-
-    if !a.warnings.is_empty() {
-        writeln!(out, "## Warnings\n")?;
-        for wn in &a.warnings {
-            writeln!(out, "- **{}**: {}", wn.id, wn.message)?;
-        }
-        writeln!(out)?;
-    }
     writeln!(out, "## Notes\n")?;
     writeln!(
         out,

@@ -28,7 +28,7 @@ const BAD: [(&str, &[&str]); 5] = [
     ),
     (
         "fixtures/bad/binary.html",
-        &["looks binary", "byte offset 3"],
+        &["looks binary", "byte offset 8"],
     ),
     (
         "fixtures/bad/no-activity.html",
@@ -487,4 +487,53 @@ fn rules_directory_changes_the_required_iops_formula() {
     let w = &v["reports"][0]["workload"];
     assert_eq!(value(w, "required_iops"), 3_000.21);
     assert_eq!(value(w, "measured_iops"), 3_000.21);
+}
+
+#[test]
+fn output_naming_an_input_is_refused_and_the_input_is_untouched() {
+    let dir = TempDir::new("self-output");
+    let input = dir.path().join("report.html");
+    std::fs::copy(root().join(GOOD_19C), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    // The same file under another spelling of its path.
+    let alias = dir.path().join(".").join("report.html");
+    let o = sizer(&[
+        "analyze",
+        "-o",
+        alias.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("is one of the inputs"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), before, "input modified");
+    assert_eq!(dir.entries(), vec!["report.html"]);
+}
+
+#[test]
+fn dash_output_means_stdout() {
+    let o = sizer(&["analyze", "-o", "-", GOOD_19C]);
+    assert_exit(&o, 0);
+    assert!(stdout(&o).starts_with("# Storage sizing: SIZDEMO"));
+    assert!(!root().join("-").exists(), "a file named '-' was created");
+}
+
+#[test]
+fn zero_capacity_is_a_usage_error() {
+    let o = sizer(&["analyze", "--capacity-gib", "0", GOOD_19C]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("--capacity-gib must be a number > 0"));
+}
+
+#[test]
+fn json_lists_failures_even_when_nothing_was_analysed() {
+    let o = sizer(&["analyze", "--format", "json", "fixtures/bad/empty.html"]);
+    assert_exit(&o, 1);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("a JSON document on stdout");
+    assert_eq!(v["reports"].as_array().unwrap().len(), 0);
+    assert_eq!(v["failed"][0]["file"], "fixtures/bad/empty.html");
+    assert!(v["failed"][0]["error"].as_str().unwrap().contains("empty"));
 }

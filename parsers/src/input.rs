@@ -1,8 +1,9 @@
 //! Shared input plumbing: read bytes, reject binary, decode to text.
 //!
 //! AWR reports are written by SQL*Plus in the database character set; files re-saved on Windows are
-//! often windows-1252. Valid UTF-8 is used as is (a leading BOM is dropped); anything else is decoded
-//! as windows-1252 with [`encoding_rs`], which maps every byte, so decoding never fails.
+//! often windows-1252, sometimes UTF-16 with a byte-order mark. A UTF-16 BOM selects UTF-16; valid
+//! UTF-8 is used as is (a leading BOM is dropped); anything else is decoded as windows-1252 with
+//! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is named as such.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -14,7 +15,7 @@ use crate::error::ParseError;
 pub struct Decoded<'a> {
     /// The decoded text.
     pub text: Cow<'a, str>,
-    /// `"UTF-8"` or `"windows-1252"`.
+    /// `"UTF-8"`, `"UTF-16LE"`, `"UTF-16BE"` or `"windows-1252"`.
     pub encoding: &'static str,
 }
 
@@ -34,6 +35,25 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ParseError> {
 pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, ParseError> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ParseError::Empty);
+    }
+    // A UTF-16 byte-order mark (Windows tools save reports this way): decode, do not reject.
+    for (bom, enc, name) in [
+        (&b"\xFF\xFE"[..], encoding_rs::UTF_16LE, "UTF-16LE"),
+        (&b"\xFE\xFF"[..], encoding_rs::UTF_16BE, "UTF-16BE"),
+    ] {
+        if let Some(rest) = bytes.strip_prefix(bom) {
+            let (text, _) = enc.decode_without_bom_handling(rest);
+            return Ok(Decoded {
+                text,
+                encoding: name,
+            });
+        }
+    }
+    if bytes.starts_with(b"\x1F\x8B") {
+        return Err(ParseError::UnknownFormat {
+            reason: "gzip-compressed data: decompress it first (gunzip), then pass the report"
+                .into(),
+        });
     }
     let head = &bytes[..bytes.len().min(64 * 1024)];
     if let Some(offset) = head.iter().position(|&b| b == 0) {
@@ -75,6 +95,18 @@ mod tests {
             decode(b"\x7fELF\x02\x01\x00\x00"),
             Err(ParseError::Binary { offset: 6 })
         ));
+    }
+
+    #[test]
+    fn utf16_with_bom_is_decoded_and_gzip_is_named() {
+        let mut le = vec![0xFF, 0xFE];
+        for u in "<html>µ".encode_utf16() {
+            le.extend_from_slice(&u.to_le_bytes());
+        }
+        let d = decode(&le).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("<html>µ", "UTF-16LE"));
+        let e = decode(b"\x1F\x8B\x08\x00\x00\x00").unwrap_err();
+        assert!(e.to_string().contains("gzip"), "{e}");
     }
 
     #[test]

@@ -46,10 +46,16 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     }
     let head: String = text
         .chars()
-        .take(4096)
+        .take(64 * 1024)
         .collect::<String>()
         .to_ascii_lowercase();
-    let reason = if head.contains("<html") || head.contains("<!doctype html") {
+    let reason = if head.contains("statspack report for") {
+        "a Statspack report: not read yet (only AWR HTML reports are); for now, size from an AWR HTML report of the same period".to_string()
+    } else if head.contains("workload repository report for")
+        || head.contains("workload repository report (rac)")
+    {
+        "an AWR text report: not read yet (only AWR HTML reports are); generate the HTML report (awrrpt.sql with report type 'html')".to_string()
+    } else if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR HTML report".to_string()
     } else {
         "expected an Oracle AWR HTML report (an HTML file with a 'WORKLOAD REPOSITORY' heading)"

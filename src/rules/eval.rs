@@ -36,6 +36,7 @@ impl Values {
                 Metric::AvgWriteKib => d.avg_write_kib,
                 Metric::SmallReadShare => d.small_read_share,
                 Metric::CacheHitPct => d.cache_hit_pct,
+                Metric::DirectReadShare => d.direct_read_share,
                 Metric::SingleBlockReadMs => d.single_block_read_ms,
                 Metric::LogWriteMs => d.log_write_ms,
                 Metric::CapacityGib => d.capacity_gib,

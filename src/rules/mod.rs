@@ -80,6 +80,10 @@ pub struct Demand {
     pub avg_write_kib: Option<f64>,
     /// Share of read requests that are single-block (not multi-block), 0..1.
     pub small_read_share: Option<f64>,
+    /// Share of physical reads that bypass the buffer cache (direct path reads), 0..1 (Oracle:
+    /// 'physical reads direct' / 'physical reads', blocks). When most reads are direct, the
+    /// buffer-cache hit ratio says little about the reads that reach storage.
+    pub direct_read_share: Option<f64>,
     /// Database buffer-cache read-hit ratio, percent 0..100. Used by rules
     /// only; it is NOT the array cache hit of the back-end formula
     /// ([`OnpremPolicy::array_read_hit_pct`]).
@@ -379,6 +383,11 @@ fn options_ser<S: serde::Serializer>(v: &[TierOption], s: S) -> Result<S::Ok, S:
     seq.end()
 }
 
+/// Serializes a computed figure to 2 decimals (no float noise such as 1899.8460000000002).
+fn round2<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((v * 100.0).round() / 100.0)
+}
+
 fn cents<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((v * 100.0).round() / 100.0)
 }
@@ -545,14 +554,18 @@ pub struct Recommendation {
     /// Headroom used, percent.
     pub headroom_pct: f64,
     /// Required IOPS before headroom.
+    #[serde(serialize_with = "round2")]
     pub required_iops: f64,
     /// The formula behind `required_iops`, e.g. `read_total + write_total`.
     pub required_iops_formula: String,
     /// required_iops × (1 + headroom_pct / 100).
+    #[serde(serialize_with = "round2")]
     pub sized_iops: f64,
     /// (read + write MB/s) × (1 + headroom_pct / 100), MB/s (10^6).
+    #[serde(serialize_with = "round2")]
     pub sized_mb_s: f64,
     /// `sized_mb_s` in MiB/s (× 10^6 / 2^20).
+    #[serde(serialize_with = "round2")]
     pub sized_mib_s: f64,
     /// Capacity asked for, GiB.
     pub capacity_gib: Option<f64>,
@@ -828,7 +841,21 @@ fn explain(
             rec.rule_score
         ));
     } else if feasible.iter().all(|o| o.rule_score == rec.rule_score) {
-        out.push("No rule prefers one feasible tier over another.".to_string());
+        // A rule that fired but could not apply (max_units) must not read as "no rule".
+        let skipped: Vec<String> = feasible
+            .iter()
+            .flat_map(|o| o.notes.iter().map(move |n| (o, n)))
+            .filter(|(_, n)| n.starts_with("rule ") && n.contains(" not applied: "))
+            .map(|(o, n)| format!("{} ({})", n, o.tier_id))
+            .collect();
+        if skipped.is_empty() {
+            out.push("No rule prefers one feasible tier over another.".to_string());
+        } else {
+            out.push(format!(
+                "No rule preference applies: {}.",
+                skipped.join("; ")
+            ));
+        }
     } else {
         out.push(format!(
             "It has the highest rule score among feasible tiers ({:+}).",

@@ -537,6 +537,8 @@ pub enum Metric {
     SmallReadShare,
     /// [`super::Demand::cache_hit_pct`], 0..100.
     CacheHitPct,
+    /// [`super::Demand::direct_read_share`], 0..1.
+    DirectReadShare,
     /// [`super::Demand::single_block_read_ms`], ms.
     SingleBlockReadMs,
     /// [`super::Demand::log_write_ms`], ms.
@@ -549,7 +551,7 @@ pub enum Metric {
 
 impl Metric {
     /// Every metric, in declaration order.
-    pub const ALL: [Metric; 17] = [
+    pub const ALL: [Metric; 18] = [
         Metric::RequiredIops,
         Metric::SizedIops,
         Metric::ReadIops,
@@ -563,6 +565,7 @@ impl Metric {
         Metric::AvgWriteKib,
         Metric::SmallReadShare,
         Metric::CacheHitPct,
+        Metric::DirectReadShare,
         Metric::SingleBlockReadMs,
         Metric::LogWriteMs,
         Metric::CapacityGib,
@@ -585,6 +588,7 @@ impl Metric {
             Metric::AvgWriteKib => "avg_write_kib",
             Metric::SmallReadShare => "small_read_share",
             Metric::CacheHitPct => "cache_hit_pct",
+            Metric::DirectReadShare => "direct_read_share",
             Metric::SingleBlockReadMs => "single_block_read_ms",
             Metric::LogWriteMs => "log_write_ms",
             Metric::CapacityGib => "capacity_gib",

@@ -308,6 +308,9 @@ struct VolConfig {
     mib_s: f64,
     /// True when `mib_s` is provisioned (billed above the included amount).
     mib_s_provisioned: bool,
+    /// True when provisioned IOPS were raised above the IOPS need only to reach the throughput
+    /// (io1: MiB/s per provisioned IOPS); striping may then be cheaper.
+    iops_raised_for_throughput: bool,
     binding: Vec<String>,
 }
 
@@ -320,6 +323,7 @@ fn configure_volume(
     need_gib: f64,
 ) -> Result<VolConfig, String> {
     let mut binding = Vec::new();
+    let mut raised_for_throughput = false;
     let mut size = ceil_eps(need_gib).max(spec.volume.min_gib);
     let mut prov: Option<f64> = None;
 
@@ -433,6 +437,7 @@ fn configure_volume(
                             lo = mid;
                         }
                     }
+                    raised_for_throughput = true;
                     binding.push(format!(
                         "provisioned IOPS raised from {} to {} for {} MiB/s (throughput per IOPS)",
                         q(p),
@@ -542,6 +547,7 @@ fn configure_volume(
         iops_provisioned: prov.is_some(),
         mib_s,
         mib_s_provisioned: prov_mib.is_some(),
+        iops_raised_for_throughput: raised_for_throughput,
         binding,
     })
 }
@@ -649,6 +655,7 @@ pub(crate) fn size_cloud(
         let nf = f64::from(n);
         match configure_volume(spec, counted / nf, w.sized_mib_s / nf, cap / nf) {
             Ok(v) => {
+                let raised = v.iops_raised_for_throughput;
                 let (s, i, t) = volume_cost(spec, &v);
                 let total = nf * (s + i + t);
                 let better = match &best {
@@ -659,7 +666,9 @@ pub(crate) fn size_cloud(
                     err_before_best = prev_err.clone();
                     best = Some((n, v, total));
                 }
-                if policy.volume_count == VolumeCountPolicy::Fewest {
+                // "fewest" stops at the first count that fits, unless that count only fits by
+                // buying IOPS for throughput: then more volumes may cost less.
+                if policy.volume_count == VolumeCountPolicy::Fewest && !raised {
                     break;
                 }
             }
@@ -709,6 +718,9 @@ pub(crate) fn size_cloud(
             (VolumeCountPolicy::Fewest, Some(e)) => o.binding_limits.push(format!(
                 "striped across {n} volumes: with {} volume(s): {e}",
                 n - 1
+            )),
+            (VolumeCountPolicy::Fewest, None) => o.binding_limits.push(format!(
+                "striped across {n} volumes: fewer volumes fit only by provisioning IOPS for throughput, at a higher cost"
             )),
             _ => o
                 .binding_limits

@@ -33,6 +33,7 @@ fn sample() -> Demand {
         avg_read_kib: Some(8.0),
         avg_write_kib: Some(22.9),
         small_read_share: Some(0.9),
+        direct_read_share: Some(0.05),
         cache_hit_pct: Some(96.5),
         single_block_read_ms: Some(4.2),
         log_write_ms: Some(1.1),
@@ -735,8 +736,10 @@ fn io1_throughput_follows_provisioned_iops() {
     assert_close!(cap(48_000.0), 750.0); // 48,000 × 16 KiB (AWS-PIOPS example)
     assert_close!(cap(64_000.0), 1000.0);
 
-    // 600 MB/s at 1,000 IOPS: 572.2 MiB/s needs > 32,000 IOPS on io1:
-    // 572.2 / (16/1024) = 36,621.1 → 36,622 IOPS; size ceil(36,622 / 50) = 733 GiB.
+    // 600 MB/s at 1,000 IOPS: 572.2 MiB/s. One io1 volume needs > 32,000 IOPS for it:
+    // 572.2 / (16/1024) = 36,621.1 → 36,622 IOPS (≈ $2,380/month). Two volumes of
+    // 286.1 MiB/s need 286.1 / 0.25 = 1,144.4 → 1,145 IOPS each (256 KiB part), size
+    // ceil(1,145 / 50) = 23 GiB: 2 × (23 × 0.125 + 1,145 × 0.065) = $154.60.
     let d = Demand {
         required_iops: 1000.0,
         read_iops: 1000.0,
@@ -745,9 +748,18 @@ fn io1_throughput_follows_provisioned_iops() {
     };
     let r = recommend(&rs, &d, &opts(0.0));
     let o = option(&r, "aws.io1");
-    assert_close!(o.provisioned_iops.unwrap(), 36_622.0);
-    assert_close!(o.size_per_unit_gib, 733.0);
+    assert_eq!(o.count, 2);
+    assert_close!(o.provisioned_iops_per_unit.unwrap(), 1145.0);
+    assert_close!(o.size_per_unit_gib, 23.0);
+    assert_close!(o.monthly_cost_usd.unwrap(), 154.60);
     assert!(o.throughput_mib_s.unwrap() >= 600e6 / 1_048_576.0);
+    assert!(
+        o.binding_limits[0].starts_with(
+            "striped across 2 volumes: fewer volumes fit only by provisioning IOPS for throughput"
+        ),
+        "{:?}",
+        o.binding_limits
+    );
 }
 
 #[test]
@@ -817,7 +829,10 @@ fn unknown_metrics_are_reported_as_not_evaluated() {
     let r = recommend(&builtin(), &d, &opts(30.0));
     let ne = |id: &str| r.not_evaluated.iter().find(|n| n.id == id);
     let hc = ne("high-cache-hit-flash-adds-little").expect("not evaluated");
-    assert_eq!(hc.reason, "cache_hit_pct unknown");
+    assert_eq!(
+        hc.reason,
+        "cache_hit_pct unknown, direct_read_share unknown"
+    );
     let fl = ne("flash-for-small-random-read-misses").expect("not evaluated");
     assert_eq!(
         fl.unknown_metrics,

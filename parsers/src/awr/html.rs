@@ -39,7 +39,8 @@ pub fn looks_like(text: &str) -> bool {
         end -= 1;
     }
     let head = text[..end].to_ascii_lowercase();
-    head.contains("<table") && head.contains("workload repository")
+    let html = head.contains("<table") || head.contains("<html");
+    html && (head.contains("workload repository") || head.contains("<title>awr "))
 }
 
 fn norm(s: &str) -> String {
@@ -168,6 +169,18 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         .find(|(h, _)| h.to_ascii_uppercase().contains("WORKLOAD REPOSITORY"))
         .map(|(h, _)| h.clone());
     let Some(title) = title_heading else {
+        if doc.title.to_ascii_uppercase().starts_with("AWR") && !doc.saw_html_end {
+            return Err(ParseError::Truncated {
+                what: format!(
+                    "the file stops before the report header (title '{}', no 'WORKLOAD REPOSITORY' heading, no </html>)",
+                    doc.title
+                ),
+                at: Location {
+                    line: doc.tables.last().map(|t| t.line),
+                    section: None,
+                },
+            });
+        }
         return Err(ParseError::UnknownFormat {
             reason: if doc.saw_html {
                 format!(
@@ -225,7 +238,8 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
     }
     Ok(AwrReport {
         kind,
-        title,
+        heading: title,
+        title: doc.title.clone(),
         db,
         instances,
         snapshots,
@@ -494,6 +508,7 @@ fn io_profile(doc: &Document, cx: &mut Ctx) -> Vec<IoProfileRow> {
             let name = label(r[0]);
             IoProfileRow {
                 read_write: cx.num(t, &name, cell(&r, rw), Scale::Decimal),
+                read_write_printed: cell(&r, rw).to_string(),
                 read: cx.num(t, &name, cell(&r, rd), Scale::Decimal),
                 write: cx.num(t, &name, cell(&r, wr), Scale::Decimal),
                 name,

@@ -116,6 +116,9 @@ pub struct IoProfileRow {
     pub read: Option<f64>,
     /// `Write Per Second`.
     pub write: Option<f64>,
+    /// The `Read+Write` cell as printed (its decimals are the report's precision: 1 in instance
+    /// reports, 2 in RAC global reports).
+    pub read_write_printed: String,
 }
 
 /// One Instance Activity Stats row (also `System Statistics (Global)` in RAC reports).
@@ -193,6 +196,8 @@ pub struct AwrReport {
     /// Which report.
     pub kind: ReportKind,
     /// The report's main heading (`WORKLOAD REPOSITORY report for`).
+    pub heading: String,
+    /// The HTML `<title>` (`AWR Report for DB: XYDB, Inst: xydb, Snaps: 36006-36007`).
     pub title: String,
     /// Database.
     pub db: DbInfo,
