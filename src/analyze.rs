@@ -1,18 +1,66 @@
-//! The analysis pipeline: files → parsers → model → metrics → rules, one [`Analysis`] per report.
+//! The analysis pipeline: paths → parsers (in parallel) → model → metrics → series → rules.
 //!
-//! One bad file never stops the others: it becomes a [`Failure`] naming the file and the reason.
+//! 1. [`discover`] expands directories recursively; every file is tried and its format detected
+//!    from its content. A file named on the command line that cannot be read is a [`Failure`];
+//!    a file found inside a directory that is not a report is [`Skipped`] with the reason.
+//! 2. Files are parsed in parallel (rayon). A report is reduced to its model rows and a small
+//!    [`ReportInfo`] as soon as it is parsed, so memory grows with the model's rows, not with the
+//!    reports.
+//! 3. Reports of the same database, instance and snapshot interval are counted once
+//!    ([`Duplicate`]).
+//! 4. Per database ([`DatabaseAnalysis`]): one interval per snapshot range. Instance reports of a
+//!    RAC database are summed per matching interval ([`crate::model::View::sum`]); a RAC global
+//!    report already gives the cluster figure and wins over a sum of the same interval. Intervals
+//!    where an instance was restarted are flagged and left out of the statistics.
+//! 5. The interval series lands in a polars DataFrame ([`series_frame`]); average, p50, p95, p99
+//!    and max of each figure come from it, and the sizing uses the statistic the user chose
+//!    (default p95) plus headroom.
 
-use std::path::Path;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
 
+use chrono::NaiveDateTime;
+use polars::prelude::*;
+use rayon::prelude::*;
 use serde::Serialize;
-use sizer_parsers::awr::{AwrReport, ReportKind};
+use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
 use sizer_parsers::Parsed;
 
 use crate::metrics::{self, Formula, Workload};
-use crate::model::{self, Model, SourceMeta, StatRow};
+use crate::model::{self, Model, SourceMeta, StatRow, View};
 use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
 
-/// User settings that shape the sizing.
+/// Which statistic of a database's interval series the sizing uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SizeOn {
+    /// Time-weighted average over all intervals.
+    Avg,
+    /// Median of the intervals.
+    P50,
+    /// 95th percentile of the intervals (default).
+    #[default]
+    P95,
+    /// 99th percentile of the intervals.
+    P99,
+    /// Busiest interval.
+    Max,
+}
+
+impl SizeOn {
+    /// Short name (`p95`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SizeOn::Avg => "avg",
+            SizeOn::P50 => "p50",
+            SizeOn::P95 => "p95",
+            SizeOn::P99 => "p99",
+            SizeOn::Max => "max",
+        }
+    }
+}
+
+/// User settings that shape the run.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
     /// Headroom over the sizing figure, %; `None` = the rules' default.
@@ -21,12 +69,16 @@ pub struct Settings {
     pub capacity_gib: Option<f64>,
     /// Platforms to recommend for (`onprem`, `aws`); empty = all.
     pub platforms: Vec<String>,
+    /// The statistic of the interval series to size on.
+    pub size_on: SizeOn,
+    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    pub progress: bool,
 }
 
 /// What was read: file, format and report identity.
 #[derive(Debug, Clone, Serialize)]
 pub struct SourceInfo {
-    /// Path as given on the command line.
+    /// Path as given or found.
     pub file: String,
     /// `awr_html`.
     pub format: &'static str,
@@ -36,7 +88,7 @@ pub struct SourceInfo {
     pub title: String,
     /// The report's main heading (`WORKLOAD REPOSITORY report for`).
     pub heading: String,
-    /// `UTF-8` or `windows-1252`.
+    /// `UTF-8`, `UTF-16LE`, `UTF-16BE` or `windows-1252`.
     pub encoding: String,
 }
 
@@ -60,39 +112,12 @@ pub struct Interval {
 /// A tolerated problem or caveat, with a stable id.
 #[derive(Debug, Clone, Serialize)]
 pub struct Warning {
-    /// Stable id: `rac_instance`, `pdb_report`, `exadata`, `io_profile_mismatch`, `parser`,
-    /// `required_unknown`, or the id of a fired rule with effect `warn`
-    /// (`long-window-hides-peaks`).
+    /// Stable id: `rac_instance`, `rac_partial`, `pdb_report`, `exadata`, `io_profile_mismatch`,
+    /// `parser`, `required_unknown`, `restart`, `long_window`, or the id of a fired rule with
+    /// effect `warn` (`long-window-hides-peaks`, `slow-single-block-reads`, `slow-log-writes`).
     pub id: String,
     /// The message.
     pub message: String,
-}
-
-/// The analysis of one report.
-#[derive(Debug, Clone, Serialize)]
-pub struct Analysis {
-    /// What was read.
-    pub source: SourceInfo,
-    /// Database identity as the report prints it.
-    pub database: sizer_parsers::awr::DbInfo,
-    /// Instances covered.
-    pub instances: Vec<sizer_parsers::awr::InstanceInfo>,
-    /// Interval.
-    pub interval: Interval,
-    /// Workload figures.
-    pub workload: Workload,
-    /// The required-IOPS formula used and why (from the rules).
-    pub required_iops_formula: FormulaInfo,
-    /// The figures the rules sized from (before headroom).
-    pub demand: Demand,
-    /// Which figure the IOPS demand is (`required_iops`, or `measured_iops` when required is unknown).
-    pub sizing_basis: String,
-    /// The recommendation.
-    pub recommendation: Recommendation,
-    /// The AWR statistics behind the figures, verbatim names, as printed (Instance Activity Stats).
-    pub statistics: std::collections::BTreeMap<String, StatisticValue>,
-    /// Caveats.
-    pub warnings: Vec<Warning>,
 }
 
 /// One Instance Activity Stats row as printed.
@@ -107,7 +132,7 @@ pub struct StatisticValue {
 }
 
 /// The statistics listed in [`Analysis::statistics`].
-pub const STATISTICS_SHOWN: [&str; 14] = [
+pub const STATISTICS_SHOWN: [&str; 16] = [
     "physical read total IO requests",
     "physical write total IO requests",
     "redo writes",
@@ -117,12 +142,34 @@ pub const STATISTICS_SHOWN: [&str; 14] = [
     "physical write total multi block requests",
     "physical read IO requests",
     "physical write IO requests",
+    "physical reads",
+    "physical reads direct",
     "physical reads cache",
     "db block gets from cache",
     "consistent gets from cache",
     "session logical reads",
     "redo size",
 ];
+
+/// The analysis of one report (one source): what it says, before any sizing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// What was read.
+    pub source: SourceInfo,
+    /// Database identity as the report prints it.
+    pub database: DbInfo,
+    /// Instances covered.
+    pub instances: Vec<InstanceInfo>,
+    /// Interval.
+    pub interval: Interval,
+    /// Workload figures.
+    pub workload: Workload,
+    /// The AWR statistics behind the figures, verbatim names, as printed (Instance Activity Stats;
+    /// RAC global: `System Statistics (Global)`).
+    pub statistics: BTreeMap<String, StatisticValue>,
+    /// Caveats about this report.
+    pub warnings: Vec<Warning>,
+}
 
 /// The required-IOPS formula as reported.
 #[derive(Debug, Clone, Serialize)]
@@ -137,7 +184,7 @@ pub struct FormulaInfo {
     pub source: String,
 }
 
-/// A file that could not be analysed.
+/// A file named on the command line that could not be analysed.
 #[derive(Debug, Clone, Serialize)]
 pub struct Failure {
     /// Path as given.
@@ -146,47 +193,247 @@ pub struct Failure {
     pub error: String,
 }
 
+/// A file found in a directory that is not a readable report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    /// Path as found.
+    pub file: String,
+    /// Why it was skipped, one line.
+    pub reason: String,
+}
+
+/// A report of an interval already covered by another report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Duplicate {
+    /// The file counted once more.
+    pub file: String,
+    /// The file that was kept.
+    pub duplicate_of: String,
+}
+
+/// One interval of a database's series.
+#[derive(Debug, Clone, Serialize)]
+pub struct IntervalRow {
+    /// Snapshot interval.
+    pub interval: Interval,
+    /// `instance` (one instance), `cluster` (RAC global report), `rac_sum` (instance reports
+    /// summed), `pdb`.
+    pub scope: &'static str,
+    /// Instances whose figures make up the interval.
+    pub instances: Vec<String>,
+    /// Files the interval came from.
+    pub sources: Vec<String>,
+    /// Figures of the interval.
+    pub workload: Workload,
+    /// Why the interval is flagged (`restart: …`, `partial: …`).
+    pub flags: Vec<String>,
+    /// Left out of the statistics (an instance restarted inside it).
+    pub excluded: bool,
+}
+
+/// Average, percentiles and max of one figure over a database's intervals.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeriesStats {
+    /// Unit of the figure.
+    pub unit: &'static str,
+    /// Intervals with a known value (excluded intervals are not counted).
+    pub n: usize,
+    /// Time-weighted average (weights: interval length).
+    pub avg: Option<f64>,
+    /// Median (linear interpolation between closest ranks).
+    pub p50: Option<f64>,
+    /// 95th percentile (linear interpolation).
+    pub p95: Option<f64>,
+    /// 99th percentile (linear interpolation).
+    pub p99: Option<f64>,
+    /// Largest value.
+    pub max: Option<f64>,
+    /// Begin time of the interval with the largest value.
+    pub peak_begin: Option<String>,
+    /// End time of that interval.
+    pub peak_end: Option<String>,
+}
+
+impl SeriesStats {
+    /// The value of statistic `s`.
+    pub fn get(&self, s: SizeOn) -> Option<f64> {
+        match s {
+            SizeOn::Avg => self.avg,
+            SizeOn::P50 => self.p50,
+            SizeOn::P95 => self.p95,
+            SizeOn::P99 => self.p99,
+            SizeOn::Max => self.max,
+        }
+    }
+}
+
+/// The analysis of one database over all its intervals, with the recommendation.
+#[derive(Debug, Clone, Serialize)]
+pub struct DatabaseAnalysis {
+    /// `DB_NAME (DB Id N)`, plus the PDB for PDB-level reports.
+    pub key: String,
+    /// Database identity (from its first report).
+    pub database: DbInfo,
+    /// Instances seen in its reports.
+    pub instances: Vec<String>,
+    /// Those instances as their reports describe them (host, platform, CPUs, memory).
+    pub instance_info: Vec<InstanceInfo>,
+    /// Files that contributed (duplicates excluded).
+    pub sources: Vec<String>,
+    /// Report kind of each source (`instance`, `rac_global`, `pdb`) and its `<title>`, in
+    /// `sources` order.
+    pub source_kinds: Vec<(String, String)>,
+    /// The interval series, in time order.
+    pub intervals: Vec<IntervalRow>,
+    /// Statistics of each figure over the intervals, keyed by the [`Workload`] field name.
+    pub statistics: BTreeMap<String, SeriesStats>,
+    /// The statistic the sizing uses.
+    pub size_on: SizeOn,
+    /// Index in `intervals` of the interval the IO character (sizes, hit ratio, latency) is taken
+    /// from: the one whose sizing IOPS is closest to the chosen statistic.
+    pub character_interval: usize,
+    /// The required-IOPS formula used and why (from the rules).
+    pub required_iops_formula: FormulaInfo,
+    /// The figures the rules sized from (before headroom).
+    pub demand: Demand,
+    /// `required_iops`, or `measured_iops` when required IOPS is unknown.
+    pub sizing_basis: String,
+    /// The recommendation; `None` when no interval has a known IOPS figure (see `warnings`).
+    pub recommendation: Option<Recommendation>,
+    /// Caveats.
+    pub warnings: Vec<Warning>,
+}
+
 /// All results of one run.
 #[derive(Debug)]
 pub struct Run {
-    /// One per readable report, in input order.
+    /// One per readable, non-duplicate report, in input order.
     pub analyses: Vec<Analysis>,
-    /// Unreadable inputs, in input order.
+    /// One per database, in order of first appearance.
+    pub databases: Vec<DatabaseAnalysis>,
+    /// Files named on the command line that could not be analysed.
     pub failures: Vec<Failure>,
+    /// Files found in directories that were not readable reports.
+    pub skipped: Vec<Skipped>,
+    /// Reports of an interval already covered.
+    pub duplicates: Vec<Duplicate>,
     /// The columnar model of every readable report.
     pub model: Model,
+    /// The interval series of every database (see [`series_frame`]).
+    pub series: DataFrame,
 }
 
-struct Parsedfile {
-    file: String,
-    report: AwrReport,
-    meta: SourceMeta,
+/// A file to read and whether the user named it.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The path.
+    pub path: PathBuf,
+    /// Named on the command line (an error is a failure) or found in a directory (skipped).
+    pub explicit: bool,
 }
 
-/// Reads, parses and sizes every file.
+/// Expands directories recursively (files sorted by path within each directory).
 ///
-/// # Errors
-/// Only a polars error building the model; per-file problems become [`Failure`]s.
-pub fn run(paths: &[&Path], rules: &RuleSet, settings: &Settings) -> anyhow::Result<Run> {
+/// A path that does not exist, or a directory entry that cannot be read, is a [`Failure`].
+pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
+    let mut inputs = Vec::new();
     let mut failures = Vec::new();
-    let mut parsed = Vec::new();
-    let mut sources: Vec<(SourceMeta, Vec<StatRow>)> = Vec::new();
     for p in paths {
-        let file = p.display().to_string();
-        match sizer_parsers::parse_file(p) {
-            Ok(Parsed::Awr(report)) => {
-                let (meta, rows) = model::awr_rows(&file, &report);
-                sources.push((meta.clone(), rows));
-                parsed.push(Parsedfile { file, report, meta });
+        if p.is_dir() {
+            for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
+                match entry {
+                    Ok(e) if e.file_type().is_file() => inputs.push(Input {
+                        path: e.into_path(),
+                        explicit: false,
+                    }),
+                    Ok(_) => {}
+                    Err(e) => failures.push(Failure {
+                        file: e
+                            .path()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_else(|| p.display().to_string()),
+                        error: format!("cannot read the directory: {e}"),
+                    }),
+                }
             }
-            Err(e) => failures.push(Failure {
-                file,
-                error: e.to_string(),
-            }),
+        } else {
+            inputs.push(Input {
+                path: p.clone(),
+                explicit: true,
+            });
         }
     }
-    let model = Model::build(&sources)?;
-    drop(sources);
+    (inputs, failures)
+}
+
+/// What is kept of a report once its statistics are in the model rows.
+#[derive(Debug, Clone)]
+struct ReportInfo {
+    kind: ReportKind,
+    title: String,
+    heading: String,
+    db: DbInfo,
+    instances: Vec<InstanceInfo>,
+    snapshots: Snapshots,
+    encoding: String,
+    warnings: Vec<String>,
+    exadata: bool,
+    statistics: BTreeMap<String, StatisticValue>,
+}
+
+struct Extract {
+    file: String,
+    meta: SourceMeta,
+    rows: Vec<StatRow>,
+    info: ReportInfo,
+}
+
+fn reduce(file: String, r: AwrReport) -> Extract {
+    let (meta, rows) = model::awr_rows(&file, &r);
+    // 'cell physical IO interconnect bytes' is counted on every platform; these are Exadata-only.
+    let exadata = r.activity.iter().any(|s| {
+        (s.name == "cell flash cache read hits"
+            || s.name == "cell physical IO bytes eligible for predicate offload")
+            && s.total.unwrap_or(0.0) > 0.0
+    }) || r.wait_events.iter().any(|e| {
+        e.event.starts_with("cell single block physical read") && e.waits.unwrap_or(0.0) > 0.0
+    });
+    let statistics = STATISTICS_SHOWN
+        .iter()
+        .filter_map(|n| {
+            r.activity(n).map(|s| {
+                (
+                    n.to_string(),
+                    StatisticValue {
+                        total: s.total,
+                        per_second: s.per_second,
+                        per_trans: s.per_trans,
+                    },
+                )
+            })
+        })
+        .collect();
+    let info = ReportInfo {
+        kind: r.kind,
+        title: r.title,
+        heading: r.heading,
+        db: r.db,
+        instances: r.instances,
+        snapshots: r.snapshots,
+        encoding: r.encoding,
+        warnings: r.warnings,
+        exadata,
+        statistics,
+    };
+    Extract {
+        file,
+        meta,
+        rows,
+        info,
+    }
+}
+
+fn formula_of(rules: &RuleSet) -> (Formula, FormulaInfo) {
     let f = rules.required_iops_formula();
     let formula = Formula {
         terms: f.terms.clone(),
@@ -199,42 +446,190 @@ pub fn run(paths: &[&Path], rules: &RuleSet, settings: &Settings) -> anyhow::Res
             })
         }),
     };
-    let mut analyses = Vec::new();
-    for p in parsed {
-        let inst = match p.report.kind {
+    let info = FormulaInfo {
+        terms: f.terms.clone(),
+        text: f.text.clone(),
+        why: f.why.clone(),
+        source: f.source.clone(),
+    };
+    (formula, info)
+}
+
+fn iso(t: Option<NaiveDateTime>) -> Option<String> {
+    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
+}
+
+fn interval_of(s: &Snapshots) -> Interval {
+    Interval {
+        begin_snap: s.begin_id,
+        end_snap: s.end_id,
+        begin_time: iso(s.begin_time),
+        end_time: iso(s.end_time),
+        elapsed_min: s.elapsed_min,
+        db_time_min: s.db_time_min,
+    }
+}
+
+fn kind_name(k: ReportKind) -> &'static str {
+    match k {
+        ReportKind::Instance => "instance",
+        ReportKind::RacGlobal => "rac_global",
+        ReportKind::Pdb => "pdb",
+    }
+}
+
+/// Reads, parses and sizes every input.
+///
+/// # Errors
+/// Only a polars error building the model or the series; per-file problems become [`Failure`]s
+/// or [`Skipped`] entries.
+pub fn run(paths: &[&Path], rules: &RuleSet, settings: &Settings) -> anyhow::Result<Run> {
+    let inputs: Vec<Input> = paths
+        .iter()
+        .map(|p| Input {
+            path: p.to_path_buf(),
+            explicit: true,
+        })
+        .collect();
+    run_inputs(inputs, Vec::new(), rules, settings)
+}
+
+/// As [`run`], on inputs already discovered (see [`discover`]).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_inputs(
+    inputs: Vec<Input>,
+    mut failures: Vec<Failure>,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> anyhow::Result<Run> {
+    let bar = if settings.progress {
+        let pb = indicatif::ProgressBar::new(inputs.len() as u64);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {pos}/{len} files [{elapsed_precise}] {wide_bar} {per_sec}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        pb
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    // Parse in parallel; each worker keeps only the model rows and a small summary.
+    let results: Vec<(Input, Result<Extract, String>)> = inputs
+        .into_par_iter()
+        .map(|inp| {
+            let file = inp.path.display().to_string();
+            let r = match sizer_parsers::parse_file(&inp.path) {
+                Ok(Parsed::Awr(report)) => Ok(reduce(file, report)),
+                Err(e) => Err(e.to_string()),
+            };
+            bar.inc(1);
+            (inp, r)
+        })
+        .collect();
+    bar.finish_and_clear();
+
+    let mut skipped = Vec::new();
+    let mut duplicates = Vec::new();
+    let mut extracts: Vec<Extract> = Vec::new();
+    let mut seen: HashMap<(u64, String, u8, u32, u64, u64), String> = HashMap::new();
+    for (inp, r) in results {
+        match r {
+            Ok(x) => {
+                let i = &x.info;
+                let container = match i.kind {
+                    ReportKind::Pdb => {
+                        i.db.containers
+                            .first()
+                            .map(|c| c.1.clone())
+                            .unwrap_or_default()
+                    }
+                    _ => String::new(),
+                };
+                let inst = match i.kind {
+                    ReportKind::RacGlobal => 0,
+                    _ => i.instances.first().map_or(0, |i| i.number),
+                };
+                let key = (
+                    i.db.db_id,
+                    container,
+                    i.kind as u8,
+                    inst,
+                    i.snapshots.begin_id,
+                    i.snapshots.end_id,
+                );
+                if let Some(first) = seen.get(&key) {
+                    duplicates.push(Duplicate {
+                        file: x.file.clone(),
+                        duplicate_of: first.clone(),
+                    });
+                    continue;
+                }
+                seen.insert(key, x.file.clone());
+                extracts.push(x);
+            }
+            Err(e) if inp.explicit => failures.push(Failure {
+                file: inp.path.display().to_string(),
+                error: e,
+            }),
+            Err(e) => skipped.push(Skipped {
+                file: inp.path.display().to_string(),
+                reason: e,
+            }),
+        }
+    }
+
+    let mut sources: Vec<(SourceMeta, Vec<StatRow>)> = Vec::with_capacity(extracts.len());
+    let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
+    for x in extracts {
+        sources.push((x.meta, x.rows));
+        infos.push((x.file, x.info));
+    }
+    let model = Model::build(&sources)?;
+    drop(sources);
+
+    let (formula, formula_info) = formula_of(rules);
+    let mut analyses = Vec::with_capacity(infos.len());
+    let mut views: Vec<View> = Vec::with_capacity(infos.len());
+    for (file, info) in &infos {
+        let inst = match info.kind {
             ReportKind::RacGlobal => "*".to_string(),
-            _ => p
-                .report
+            _ => info
                 .instances
                 .first()
                 .map(|i| i.name.clone())
                 .unwrap_or_else(|| "*".into()),
         };
-        let view = model.view(&p.file, &inst)?;
-        let workload = metrics::workload(&view, p.meta.report_kind, &formula);
-        match size(&p, workload, rules, settings, f) {
-            Ok(a) => analyses.push(a),
-            Err(e) => failures.push(Failure {
-                file: p.file.clone(),
-                error: e,
-            }),
-        }
+        let view = model.view(file, &inst)?;
+        let workload = metrics::workload(&view, kind_name(info.kind), &formula);
+        analyses.push(report_analysis(file, info, workload));
+        views.push(view);
     }
+
+    let databases = databases(
+        &infos,
+        &views,
+        &analyses,
+        &formula,
+        &formula_info,
+        rules,
+        settings,
+    )?;
+    let series = series_frame(&databases)?;
     Ok(Run {
         analyses,
+        databases,
         failures,
+        skipped,
+        duplicates,
         model,
+        series,
     })
 }
 
-fn size(
-    p: &Parsedfile,
-    w: Workload,
-    rules: &RuleSet,
-    settings: &Settings,
-    f: &rules::IopsFormula,
-) -> Result<Analysis, String> {
-    let r = &p.report;
+fn report_analysis(file: &str, r: &ReportInfo, w: Workload) -> Analysis {
     let mut warnings: Vec<Warning> = r
         .warnings
         .iter()
@@ -243,39 +638,11 @@ fn size(
             message: m.clone(),
         })
         .collect();
-    let (iops, basis) = match (w.required_iops.value, w.measured_iops.value) {
-        (Some(v), _) => (v, "required_iops"),
-        (None, Some(m)) => {
-            warnings.push(Warning {
-                id: "required_unknown".into(),
-                message: format!(
-                    "required IOPS is unknown ({}); sizing from measured IOPS {:.2} instead",
-                    w.required_iops
-                        .unknown_reason
-                        .as_deref()
-                        .unwrap_or("a term is missing"),
-                    m
-                ),
-            });
-            (m, "measured_iops")
-        }
-        (None, None) => {
-            return Err(format!(
-                "cannot size: {}",
-                w.read_iops
-                    .unknown_reason
-                    .clone()
-                    .or(w.write_iops.unknown_reason.clone())
-                    .unwrap_or_else(|| "no IO request statistics".into())
-            ))
-        }
-    };
-    let elapsed = r.snapshots.elapsed_min;
     if r.kind != ReportKind::RacGlobal && r.db.rac == Some(true) {
         warnings.push(Warning {
             id: "rac_instance".into(),
             message: format!(
-                "instance {} of a RAC database: these figures are one instance only; the database needs the sum of all instances over the same interval (or a RAC global report, awrgrpt.sql)",
+                "instance {} of a RAC database: this report covers one instance only; the database needs the sum of all instances over the same interval (pass every instance's report, or a RAC global report from awrgrpt.sql)",
                 r.instances.first().map(|i| i.name.as_str()).unwrap_or("?")
             ),
         });
@@ -286,111 +653,576 @@ fn size(
             message: "PDB-level report: it has no 'redo writes', no IOStat by Function and no Buffer Hit %; the storage serves the whole CDB, so size from CDB-level reports".into(),
         });
     }
-    // 'cell physical IO interconnect bytes' is counted on every platform; these two are Exadata-only.
-    let exa = r.activity.iter().any(|s| {
-        (s.name == "cell flash cache read hits"
-            || s.name == "cell physical IO bytes eligible for predicate offload")
-            && s.total.unwrap_or(0.0) > 0.0
-    }) || r.wait_events.iter().any(|e| {
-        e.event.starts_with("cell single block physical read") && e.waits.unwrap_or(0.0) > 0.0
-    });
-    if exa {
+    if r.exadata {
         warnings.push(Warning {
             id: "exadata".into(),
             message: "Exadata: 'physical read total IO requests' include Smart Scan and flash-cache-optimized requests, so a non-Exadata array would see a different IO profile (Oracle's OMAT applies a 6x IO factor when moving off Exadata)".into(),
         });
     }
     if let (Some(io), Some(m)) = (w.io_profile_total_iops.value, w.measured_iops.value) {
-        if (io - m).abs() > 0.05 + 1e-9 {
+        let tol = 0.5 * 10f64.powi(-(w.io_profile_total_iops.decimals as i32)) + 0.01;
+        if (io - m).abs() > tol {
             warnings.push(Warning {
                 id: "io_profile_mismatch".into(),
                 message: format!(
-                    "IO Profile 'Total Requests' {io:.1}/s differs from read + write total IO requests {m:.2}/s beyond rounding"
+                    "IO Profile 'Total Requests' {io}/s differs from read + write total IO requests {m:.2}/s beyond rounding"
                 ),
             });
         }
     }
-    let demand = Demand {
-        required_iops: iops,
-        read_iops: w.read_iops.value.unwrap_or(0.0),
-        write_iops: w.write_iops.value.unwrap_or(0.0),
-        read_mb_s: w.read_mb_s.value.unwrap_or(0.0),
-        write_mb_s: w.write_mb_s.value.unwrap_or(0.0),
-        avg_read_kib: w.avg_read_kib.value,
-        avg_write_kib: w.avg_write_kib.value,
-        small_read_share: match (w.small_read_iops.value, w.read_iops.value) {
-            (Some(s), Some(t)) if t > 0.0 => Some(s / t),
-            _ => None,
-        },
-        cache_hit_pct: w.cache_hit_pct.value.or(w.buffer_hit_pct_printed.value),
-        direct_read_share: w.direct_read_pct.value.map(|p| p / 100.0),
-        single_block_read_ms: w.db_file_sequential_read_ms.value,
-        log_write_ms: w.log_file_parallel_write_ms.value,
-        capacity_gib: settings.capacity_gib,
-        window_minutes: elapsed,
-    };
-    let opts = Options {
-        headroom_pct: settings.headroom_pct,
-        platforms: settings.platforms.clone(),
-    };
-    let recommendation = rules::recommend(rules, &demand, &opts);
-    // Rules with effect "warn" (e.g. a window that hides peaks) are caveats about the evidence.
-    warnings.extend(
-        recommendation
-            .fired_rules
-            .iter()
-            .filter(|f| f.effect == rules::Effect::Warn)
-            .map(|f| Warning {
-                id: f.id.clone(),
-                message: f.message.clone(),
-            }),
-    );
-    let fmt_t =
-        |t: Option<chrono::NaiveDateTime>| t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string());
-    Ok(Analysis {
+    if let (Some(start), Some(begin)) = (
+        r.instances.iter().filter_map(|i| i.startup).max(),
+        r.snapshots.begin_time,
+    ) {
+        if start > begin {
+            warnings.push(Warning {
+                id: "restart".into(),
+                message: format!(
+                    "an instance started at {start} inside the interval (begin {begin}): the statistics restart with it, so this interval is left out of peaks"
+                ),
+            });
+        }
+    }
+    Analysis {
         source: SourceInfo {
-            file: p.file.clone(),
+            file: file.to_string(),
             format: "awr_html",
-            report_kind: p.meta.report_kind,
+            report_kind: kind_name(r.kind),
             title: r.title.clone(),
             heading: r.heading.clone(),
             encoding: r.encoding.clone(),
         },
         database: r.db.clone(),
         instances: r.instances.clone(),
-        interval: Interval {
-            begin_snap: r.snapshots.begin_id,
-            end_snap: r.snapshots.end_id,
-            begin_time: fmt_t(r.snapshots.begin_time),
-            end_time: fmt_t(r.snapshots.end_time),
-            elapsed_min: r.snapshots.elapsed_min,
-            db_time_min: r.snapshots.db_time_min,
-        },
-        required_iops_formula: FormulaInfo {
-            terms: f.terms.clone(),
-            text: f.text.clone(),
-            why: f.why.clone(),
-            source: f.source.clone(),
-        },
-        statistics: STATISTICS_SHOWN
-            .iter()
-            .filter_map(|n| {
-                r.activity(n).map(|s| {
-                    (
-                        n.to_string(),
-                        StatisticValue {
-                            total: s.total,
-                            per_second: s.per_second,
-                            per_trans: s.per_trans,
-                        },
-                    )
+        interval: interval_of(&r.snapshots),
+        workload: w,
+        statistics: r.statistics.clone(),
+        warnings,
+    }
+}
+
+/// The figures of [`Workload`] that get series statistics: (field name, accessor).
+type Field = (&'static str, fn(&Workload) -> &metrics::Metric);
+
+/// Figures with series statistics.
+pub const SERIES_FIELDS: [Field; 12] = [
+    ("required_iops", |w| &w.required_iops),
+    ("measured_iops", |w| &w.measured_iops),
+    ("read_iops", |w| &w.read_iops),
+    ("write_iops", |w| &w.write_iops),
+    ("redo_writes_per_s", |w| &w.redo_writes_per_s),
+    ("read_mb_s", |w| &w.read_mb_s),
+    ("write_mb_s", |w| &w.write_mb_s),
+    ("total_mb_s", |w| &w.total_mb_s),
+    ("cache_hit_pct", |w| &w.cache_hit_pct),
+    ("db_file_sequential_read_ms", |w| {
+        &w.db_file_sequential_read_ms
+    }),
+    ("log_file_parallel_write_ms", |w| {
+        &w.log_file_parallel_write_ms
+    }),
+    ("log_file_sync_ms", |w| &w.log_file_sync_ms),
+];
+
+/// The interval series of every database as a polars DataFrame: one row per interval with
+/// `database`, `begin_time`, `end_time`, `elapsed_min`, `scope`, `excluded` and one f64 column
+/// per [`SERIES_FIELDS`] figure (null = unknown).
+///
+/// # Errors
+/// A polars error if a column cannot be built.
+pub fn series_frame(dbs: &[DatabaseAnalysis]) -> PolarsResult<DataFrame> {
+    let mut db = Vec::new();
+    let mut begin = Vec::new();
+    let mut end = Vec::new();
+    let mut elapsed = Vec::new();
+    let mut scope = Vec::new();
+    let mut excluded = Vec::new();
+    let mut fields: Vec<Vec<Option<f64>>> = vec![Vec::new(); SERIES_FIELDS.len()];
+    for d in dbs {
+        for iv in &d.intervals {
+            db.push(d.key.as_str());
+            begin.push(iv.interval.begin_time.clone());
+            end.push(iv.interval.end_time.clone());
+            elapsed.push(iv.interval.elapsed_min);
+            scope.push(iv.scope);
+            excluded.push(iv.excluded);
+            for (i, (_, get)) in SERIES_FIELDS.iter().enumerate() {
+                fields[i].push(get(&iv.workload).value);
+            }
+        }
+    }
+    let n = db.len();
+    let mut cols = vec![
+        Column::new("database".into(), db),
+        Column::new("begin_time".into(), begin),
+        Column::new("end_time".into(), end),
+        Column::new("elapsed_min".into(), elapsed),
+        Column::new("scope".into(), scope),
+        Column::new("excluded".into(), excluded),
+    ];
+    for ((name, _), v) in SERIES_FIELDS.iter().zip(fields) {
+        cols.push(Column::new((*name).into(), v));
+    }
+    DataFrame::new(n, cols)
+}
+
+/// Statistics of one figure over intervals, computed with polars.
+fn stats_of(
+    values: &[Option<f64>],
+    weights: &[f64],
+    ivs: &[&IntervalRow],
+    unit: &'static str,
+) -> SeriesStats {
+    let ca = Float64Chunked::from_iter_options("v".into(), values.iter().copied());
+    let q = |p: f64| ca.quantile(p, QuantileMethod::Linear).ok().flatten();
+    let (mut wsum, mut vsum) = (0.0, 0.0);
+    for (v, w) in values.iter().zip(weights) {
+        if let Some(v) = v {
+            wsum += w;
+            vsum += v * w;
+        }
+    }
+    let peak = values
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i, v)))
+        .fold(None, |best: Option<(usize, f64)>, (i, v)| match best {
+            Some((_, b)) if b >= v => best,
+            _ => Some((i, v)),
+        });
+    SeriesStats {
+        unit,
+        n: ca.len() - ca.null_count(),
+        avg: (wsum > 0.0).then(|| vsum / wsum),
+        p50: q(0.50),
+        p95: q(0.95),
+        p99: q(0.99),
+        max: ca.max(),
+        peak_begin: peak.and_then(|(i, _)| ivs[i].interval.begin_time.clone()),
+        peak_end: peak.and_then(|(i, _)| ivs[i].interval.end_time.clone()),
+    }
+}
+
+type DbKey = (u64, String, String);
+
+fn databases(
+    infos: &[(String, ReportInfo)],
+    views: &[View],
+    analyses: &[Analysis],
+    formula: &Formula,
+    formula_info: &FormulaInfo,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> anyhow::Result<Vec<DatabaseAnalysis>> {
+    // Group sources by database, in order of first appearance.
+    let mut order: Vec<DbKey> = Vec::new();
+    let mut groups: HashMap<DbKey, Vec<usize>> = HashMap::new();
+    for (i, (_, info)) in infos.iter().enumerate() {
+        let pdb = match info.kind {
+            ReportKind::Pdb => info
+                .db
+                .containers
+                .first()
+                .map(|c| c.1.clone())
+                .unwrap_or_else(|| "PDB".into()),
+            _ => String::new(),
+        };
+        let key = (info.db.db_id, info.db.db_name.clone(), pdb);
+        groups
+            .entry(key.clone())
+            .or_insert_with(|| {
+                order.push(key.clone());
+                Vec::new()
+            })
+            .push(i);
+    }
+    let mut out = Vec::new();
+    for key in order {
+        let members = &groups[&key];
+        out.push(database(
+            &key,
+            members,
+            infos,
+            views,
+            analyses,
+            formula,
+            formula_info,
+            rules,
+            settings,
+        ));
+    }
+    long_window_warnings(&mut out);
+    Ok(out)
+}
+
+/// Intervals longer than this average away the peaks the storage must serve.
+pub const LONG_WINDOW_MIN: f64 = 60.0;
+
+/// Warns about databases sized from intervals longer than [`LONG_WINDOW_MIN`], with the factor
+/// a user might apply: the largest p95 ÷ average of required (or measured) IOPS among the
+/// databases of this run that have at least 3 intervals of at most an hour. Without such a series
+/// no factor is invented.
+fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
+    let factor = dbs
+        .iter()
+        .filter(|d| {
+            d.intervals
+                .iter()
+                .filter(|i| {
+                    !i.excluded
+                        && i.interval
+                            .elapsed_min
+                            .is_some_and(|m| m <= LONG_WINDOW_MIN * 1.05)
                 })
+                .count()
+                >= 3
+        })
+        .filter_map(|d| {
+            let s = d.statistics.get(&d.sizing_basis)?;
+            let (p95, avg) = (s.p95?, s.avg?);
+            (avg > 0.0).then(|| (p95 / avg, d.key.clone()))
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    for d in dbs.iter_mut() {
+        let longest = d
+            .intervals
+            .iter()
+            .filter_map(|i| i.interval.elapsed_min)
+            .fold(0.0, f64::max);
+        if longest <= LONG_WINDOW_MIN * 1.5 {
+            continue;
+        }
+        let hint = match &factor {
+            Some((f, from)) => format!(
+                "in this run, hourly intervals of {from} peak at {f:.2}× their average (p95 ÷ time-weighted average); applying such a factor, or sizing from hourly reports of the busiest period, restores the peak"
+            ),
+            None => "this run has no hourly series to derive a peak factor from: size from hourly (or shorter) reports of the busiest period, as OMAT and AWR Miner do".to_string(),
+        };
+        d.warnings.push(Warning {
+            id: "long_window".into(),
+            message: format!(
+                "interval of {} min ({:.1} h): its figures are averages over the whole window and hide peaks; {hint}",
+                crate::report::fmt_num(longest, 2),
+                longest / 60.0
+            ),
+        });
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn database(
+    key: &DbKey,
+    members: &[usize],
+    infos: &[(String, ReportInfo)],
+    views: &[View],
+    analyses: &[Analysis],
+    formula: &Formula,
+    formula_info: &FormulaInfo,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> DatabaseAnalysis {
+    let first = &infos[members[0]].1;
+    let name = if key.2.is_empty() {
+        format!("{} (DB Id {})", key.1, key.0)
+    } else {
+        format!("{} PDB {} (DB Id {})", key.1, key.2, key.0)
+    };
+    let mut warnings: Vec<Warning> = Vec::new();
+    // Every instance seen for this database, by number.
+    let mut known: BTreeMap<u32, String> = BTreeMap::new();
+    let mut instance_info: BTreeMap<u32, InstanceInfo> = BTreeMap::new();
+    for &m in members {
+        for i in &infos[m].1.instances {
+            known.entry(i.number).or_insert_with(|| i.name.clone());
+            instance_info.entry(i.number).or_insert_with(|| i.clone());
+        }
+    }
+    // Interval key: snapshot ids (shared by all instances of a database).
+    let mut by_interval: BTreeMap<(u64, u64), (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    for &m in members {
+        let s = &infos[m].1.snapshots;
+        let e = by_interval.entry((s.begin_id, s.end_id)).or_default();
+        if infos[m].1.kind == ReportKind::RacGlobal {
+            e.0.push(m);
+        } else {
+            e.1.push(m);
+        }
+    }
+    let rac = first.db.rac == Some(true) || known.len() > 1;
+    let mut intervals: Vec<IntervalRow> = Vec::new();
+    for ((_, _), (globals, insts)) in &by_interval {
+        let mut flags = Vec::new();
+        let (scope, used, view): (&'static str, Vec<usize>, Option<View>) = if let Some(&g) =
+            globals.first()
+        {
+            if !insts.is_empty() {
+                flags.push(format!(
+                    "{} instance report(s) of the same interval not added: the RAC global report already gives the cluster figure",
+                    insts.len()
+                ));
+            }
+            ("cluster", vec![g], None)
+        } else if insts.len() == 1 {
+            let scope = if first.kind == ReportKind::Pdb {
+                "pdb"
+            } else if rac {
+                "rac_sum"
+            } else {
+                "instance"
+            };
+            (scope, insts.clone(), None)
+        } else {
+            let vs: Vec<&View> = insts.iter().map(|&m| &views[m]).collect();
+            ("rac_sum", insts.clone(), Some(View::sum(&vs)))
+        };
+        let workload = match &view {
+            Some(v) => metrics::workload(v, "rac_sum", formula),
+            None => analyses[used[0]].workload.clone(),
+        };
+        let mut names: Vec<String> = Vec::new();
+        for &m in &used {
+            for i in &infos[m].1.instances {
+                names.push(i.name.clone());
+            }
+        }
+        if scope == "rac_sum" {
+            let present: Vec<u32> = used
+                .iter()
+                .filter_map(|&m| infos[m].1.instances.first().map(|i| i.number))
+                .collect();
+            let missing: Vec<&String> = known
+                .iter()
+                .filter(|(n, _)| !present.contains(n))
+                .map(|(_, name)| name)
+                .collect();
+            if !missing.is_empty() {
+                flags.push(format!(
+                    "partial: no report of instance {} for this interval (the sum covers {} of {} instances)",
+                    missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    present.len(),
+                    known.len()
+                ));
+            } else if known.len() == 1 {
+                flags.push(
+                    "partial: only one instance of this RAC database was given; the other instances' reports are needed for the database figure"
+                        .to_string(),
+                );
+            }
+        }
+        let restarted = used
+            .iter()
+            .any(|&m| analyses[m].warnings.iter().any(|w| w.id == "restart"));
+        if restarted {
+            flags.push("restart: an instance started inside the interval".to_string());
+        }
+        let s = &infos[used[0]].1.snapshots;
+        let mut interval = interval_of(s);
+        if used.len() > 1 {
+            // Instances of one interval share snapshot ids; their elapsed times can differ by seconds.
+            interval.db_time_min = used
+                .iter()
+                .map(|&m| infos[m].1.snapshots.db_time_min)
+                .sum::<Option<f64>>();
+        }
+        intervals.push(IntervalRow {
+            interval,
+            scope,
+            instances: names,
+            sources: used.iter().map(|&m| infos[m].0.clone()).collect(),
+            workload,
+            flags,
+            excluded: restarted,
+        });
+    }
+    intervals.sort_by(|a, b| {
+        a.interval
+            .begin_time
+            .cmp(&b.interval.begin_time)
+            .then(a.interval.begin_snap.cmp(&b.interval.begin_snap))
+    });
+
+    // Series statistics over the intervals that count.
+    let counted: Vec<&IntervalRow> = intervals.iter().filter(|i| !i.excluded).collect();
+    let weights: Vec<f64> = counted
+        .iter()
+        .map(|i| i.interval.elapsed_min.unwrap_or(0.0))
+        .collect();
+    let mut statistics = BTreeMap::new();
+    for (fname, get) in SERIES_FIELDS {
+        let vals: Vec<Option<f64>> = counted.iter().map(|i| get(&i.workload).value).collect();
+        let unit = counted.first().map(|i| get(&i.workload).unit).unwrap_or("");
+        statistics.insert(fname.to_string(), stats_of(&vals, &weights, &counted, unit));
+    }
+
+    // Sizing basis: required IOPS if every counted interval has it, else measured.
+    let basis = if counted
+        .iter()
+        .all(|i| i.workload.required_iops.value.is_some())
+    {
+        "required_iops"
+    } else {
+        "measured_iops"
+    };
+    let size_on = settings.size_on;
+    let stat = |f: &str| statistics.get(f).and_then(|s: &SeriesStats| s.get(size_on));
+    let target = stat(basis);
+    // The interval whose sizing IOPS is closest to the statistic gives the IO character.
+    let character = counted
+        .iter()
+        .enumerate()
+        .filter_map(|(i, iv)| {
+            let v = if basis == "required_iops" {
+                iv.workload.required_iops.value
+            } else {
+                iv.workload.measured_iops.value
+            }?;
+            Some((i, (v - target.unwrap_or(v)).abs()))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i);
+    let character_row: Option<&IntervalRow> = character.map(|i| counted[i]);
+    let character_interval = character_row
+        .and_then(|c| intervals.iter().position(|i| std::ptr::eq(i, c)))
+        .unwrap_or(0);
+    let cw = character_row.map(|c| &c.workload);
+
+    if basis == "measured_iops" {
+        let why = intervals
+            .iter()
+            .find_map(|i| i.workload.required_iops.unknown_reason.clone())
+            .unwrap_or_else(|| "a term is missing".into());
+        warnings.push(Warning {
+            id: "required_unknown".into(),
+            message: format!("required IOPS is unknown ({why}); sizing from measured IOPS instead"),
+        });
+    }
+    // Per-report warnings, once per id and message.
+    for &m in members {
+        for w in &analyses[m].warnings {
+            if w.id == "restart"
+                || w.id == "rac_instance"
+                    && intervals
+                        .iter()
+                        .any(|i| i.scope == "rac_sum" && i.instances.len() > 1)
+            {
+                continue;
+            }
+            if !warnings
+                .iter()
+                .any(|x| x.id == w.id && x.message == w.message)
+            {
+                warnings.push(w.clone());
+            }
+        }
+    }
+    for iv in &intervals {
+        for f in &iv.flags {
+            let id = if f.starts_with("partial") {
+                "rac_partial"
+            } else if f.starts_with("restart") {
+                "restart"
+            } else {
+                "interval"
+            };
+            warnings.push(Warning {
+                id: id.into(),
+                message: format!(
+                    "{} → {}: {f}",
+                    iv.interval
+                        .begin_time
+                        .as_deref()
+                        .unwrap_or("?")
+                        .replace('T', " "),
+                    iv.interval
+                        .end_time
+                        .as_deref()
+                        .unwrap_or("?")
+                        .replace('T', " ")
+                ),
+            });
+        }
+    }
+
+    let mut recommendation = None;
+    let mut demand = Demand {
+        capacity_gib: settings.capacity_gib,
+        ..Demand::default()
+    };
+    match (target, cw) {
+        (Some(t), Some(cw)) => {
+            demand = Demand {
+                required_iops: t,
+                read_iops: stat("read_iops").unwrap_or(0.0),
+                write_iops: stat("write_iops").unwrap_or(0.0),
+                read_mb_s: stat("read_mb_s").unwrap_or(0.0),
+                write_mb_s: stat("write_mb_s").unwrap_or(0.0),
+                avg_read_kib: cw.avg_read_kib.value,
+                avg_write_kib: cw.avg_write_kib.value,
+                small_read_share: match (cw.small_read_iops.value, cw.read_iops.value) {
+                    (Some(s), Some(t)) if t > 0.0 => Some(s / t),
+                    _ => None,
+                },
+                direct_read_share: cw.direct_read_pct.value.map(|p| p / 100.0),
+                cache_hit_pct: cw.cache_hit_pct.value.or(cw.buffer_hit_pct_printed.value),
+                single_block_read_ms: cw.db_file_sequential_read_ms.value,
+                log_write_ms: cw.log_file_parallel_write_ms.value,
+                capacity_gib: settings.capacity_gib,
+                window_minutes: character_row.and_then(|c| c.interval.elapsed_min),
+            };
+            let opts = Options {
+                headroom_pct: settings.headroom_pct,
+                platforms: settings.platforms.clone(),
+            };
+            let rec = rules::recommend(rules, &demand, &opts);
+            for f in rec
+                .fired_rules
+                .iter()
+                .filter(|f| f.effect == rules::Effect::Warn)
+            {
+                warnings.push(Warning {
+                    id: f.id.clone(),
+                    message: f.message.clone(),
+                });
+            }
+            recommendation = Some(rec);
+        }
+        _ => warnings.push(Warning {
+            id: "cannot_size".into(),
+            message: format!(
+                "cannot size: no interval has a known {} ({})",
+                basis.replace('_', " "),
+                intervals
+                    .iter()
+                    .find_map(|i| i.workload.measured_iops.unknown_reason.clone())
+                    .unwrap_or_else(|| "every interval was left out".into())
+            ),
+        }),
+    }
+    let mut instances: Vec<String> = known.into_values().collect();
+    instances.dedup();
+    DatabaseAnalysis {
+        key: name,
+        database: first.db.clone(),
+        instances,
+        instance_info: instance_info.into_values().collect(),
+        sources: members.iter().map(|&m| infos[m].0.clone()).collect(),
+        source_kinds: members
+            .iter()
+            .map(|&m| {
+                (
+                    kind_name(infos[m].1.kind).to_string(),
+                    infos[m].1.title.clone(),
+                )
             })
             .collect(),
-        workload: w,
+        intervals,
+        statistics,
+        size_on,
+        character_interval,
+        required_iops_formula: formula_info.clone(),
         demand,
         sizing_basis: basis.to_string(),
         recommendation,
         warnings,
-    })
+    }
 }

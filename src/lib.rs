@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod export;
 pub mod metrics;
 pub mod model;
 pub mod output;

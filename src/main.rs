@@ -1,15 +1,18 @@
 //! `sizer`: what storage does this workload need?
 //!
-//! Exit status: 0 every input analysed; 1 some input could not be analysed (the others are still
-//! reported) or the output could not be written; 2 usage or rules-configuration error.
+//! Exit status: 0 every named input analysed (files skipped inside directories are listed, and
+//! make the exit 1 only with `--strict`); 1 some named input could not be analysed (the others are
+//! still reported) or an output could not be written; 2 usage or rules-configuration error.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use sizer::analyze::{self, Settings};
-use sizer::{output, report, rules::RuleSet};
+use std::io::IsTerminal;
+
+use sizer::analyze::{self, Settings, SizeOn};
+use sizer::{export, output, report, rules::RuleSet};
 
 /// Storage sizing from the performance evidence you already have.
 #[derive(Parser, Debug)]
@@ -37,14 +40,36 @@ Examples:
   40 % headroom, 2 TiB of data, AWS options only:
     $ sizer analyze --headroom 40 --capacity-gib 2048 --platform aws awrrpt.html
 
+  A week of hourly reports of every instance, sized on the busiest hour, with the
+  columnar model for DuckDB:
+    $ sizer analyze --size-on max --export fleet.parquet -o fleet.md ./awr-reports/
+
   Use your own tier catalogue and rules (a copy of rules/):
     $ sizer analyze --rules ./my-rules awrrpt.html";
 
 #[derive(clap::Args, Debug)]
 struct AnalyzeArgs {
-    /// Report files (AWR HTML). The format is detected from the content.
-    #[arg(required = true, value_name = "FILE")]
+    /// Report files (AWR HTML) and directories (searched recursively). The format of each file is
+    /// detected from its content; files in directories that are not reports are skipped and listed.
+    #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
+
+    /// Statistic of each database's interval series to size on.
+    #[arg(long, value_enum, default_value_t = SizeOnArg::P95)]
+    size_on: SizeOnArg,
+
+    /// Exit non-zero when any file could not be read, including files skipped in directories.
+    #[arg(long)]
+    strict: bool,
+
+    /// Worker threads for reading reports [default: all cores].
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    jobs: Option<usize>,
+
+    /// Also write the columnar model of every interval (one row per source, instance, interval
+    /// and statistic) to FILE: `.parquet` or `.csv` (see docs/export.md).
+    #[arg(long, value_name = "FILE")]
+    export: Option<PathBuf>,
 
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = Format::Markdown)]
@@ -79,6 +104,20 @@ enum Format {
     Markdown,
     /// JSON for machines (schema: docs/json-schema.md).
     Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SizeOnArg {
+    /// Time-weighted average of the intervals.
+    Avg,
+    /// Median interval.
+    P50,
+    /// 95th percentile of the intervals.
+    P95,
+    /// 99th percentile of the intervals.
+    P99,
+    /// Busiest interval.
+    Max,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,9 +188,47 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
                 Platform::Aws => "aws".to_string(),
             })
             .collect(),
+        ..Settings::default()
     };
-    let paths: Vec<&Path> = a.files.iter().map(|p| p.as_path()).collect();
-    let run = match analyze::run(&paths, &rules, &settings) {
+    if let Some(e) = &a.export {
+        if !matches!(
+            e.extension().and_then(|x| x.to_str()),
+            Some("parquet") | Some("csv")
+        ) {
+            eprintln!(
+                "sizer: --export {}: expected a file name ending in .parquet or .csv",
+                e.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    if a.jobs == Some(0) {
+        eprintln!("sizer: -j must be at least 1");
+        return ExitCode::from(2);
+    }
+    let settings = Settings {
+        size_on: match a.size_on {
+            SizeOnArg::Avg => SizeOn::Avg,
+            SizeOnArg::P50 => SizeOn::P50,
+            SizeOnArg::P95 => SizeOn::P95,
+            SizeOnArg::P99 => SizeOn::P99,
+            SizeOnArg::Max => SizeOn::Max,
+        },
+        progress: std::io::stderr().is_terminal(),
+        ..settings
+    };
+    let (inputs, failures) = analyze::discover(&a.files);
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(a.jobs.unwrap_or(0))
+        .build()
+    {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("sizer: cannot start worker threads: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let run = match pool.install(|| analyze::run_inputs(inputs, failures, &rules, &settings)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sizer: {e}");
@@ -160,6 +237,18 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
     };
     for f in &run.failures {
         eprintln!("sizer: {}: {}", f.file, f.error);
+    }
+    if !run.skipped.is_empty() {
+        eprintln!(
+            "sizer: skipped {} file(s) that are not readable reports (listed in the output)",
+            run.skipped.len()
+        );
+    }
+    if let Some(path) = &a.export {
+        if let Err(e) = export::write(&run, path) {
+            eprintln!("sizer: {e}");
+            return ExitCode::from(1);
+        }
     }
     if run.analyses.is_empty() {
         match (&a.output, a.format) {
@@ -196,7 +285,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         eprintln!("sizer: {e}");
         return ExitCode::from(1);
     }
-    if run.failures.is_empty() {
+    if run.failures.is_empty() && !(a.strict && !run.skipped.is_empty()) {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -391,3 +391,141 @@ impl View {
         self.map.keys().any(|(s, _)| s == section)
     }
 }
+
+fn add(a: Option<f64>, b: Option<f64>) -> Option<f64> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x + y),
+        _ => None,
+    }
+}
+
+impl View {
+    /// The sum of the views of several instances over the same interval (a RAC database needs the
+    /// sum of its instances at the same time).
+    ///
+    /// - Instance Activity Stats, IO Profile and IOStat rows: `total`, `per_second` and `per_trans`
+    ///   are added; a statistic missing from any instance is unknown in the sum (never a partial
+    ///   sum).
+    /// - Wait events: `total` (waits) are added and `value` (average wait, ms) is the
+    ///   waits-weighted mean Σ(waitsᵢ × avgᵢ) / Σ waitsᵢ; the printed text is dropped.
+    /// - Instance Efficiency percentages are not additive and are left out (recompute hit ratios
+    ///   from the summed statistics).
+    pub fn sum(views: &[&View]) -> View {
+        let Some((first, rest)) = views.split_first() else {
+            return View::default();
+        };
+        let mut map = std::collections::HashMap::new();
+        for (key, v0) in &first.map {
+            let (sec, _) = key;
+            if sec == section::EFFICIENCY {
+                continue;
+            }
+            let mut acc = v0.clone();
+            let waits = sec == section::FG_WAITS || sec == section::BG_WAITS;
+            let mut weighted = match (v0.total, v0.value) {
+                (Some(w), Some(a)) if waits => Some(w * a),
+                _ => None,
+            };
+            let mut complete = true;
+            for other in rest {
+                let Some(o) = other.map.get(key) else {
+                    complete = false;
+                    break;
+                };
+                acc.total = add(acc.total, o.total);
+                acc.per_second = add(acc.per_second, o.per_second);
+                acc.per_trans = add(acc.per_trans, o.per_trans);
+                if waits {
+                    weighted = match (weighted, o.total, o.value) {
+                        (Some(s), Some(w), Some(a)) => Some(s + w * a),
+                        _ => None,
+                    };
+                } else if o.printed.is_none() {
+                    acc.printed = None;
+                }
+            }
+            if !complete {
+                continue;
+            }
+            if waits {
+                acc.value = match (weighted, acc.total) {
+                    (Some(s), Some(w)) if w > 0.0 => Some(s / w),
+                    _ => None,
+                };
+                acc.printed = None;
+            } else {
+                acc.value = None;
+            }
+            map.insert(key.clone(), acc);
+        }
+        View { map }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(rows: &[(&'static str, &str, Option<f64>, Option<f64>, Option<f64>)]) -> View {
+        let mut map = std::collections::HashMap::new();
+        for (sec, stat, total, per_second, value) in rows {
+            map.insert(
+                (sec.to_string(), stat.to_string()),
+                Values {
+                    total: *total,
+                    per_second: *per_second,
+                    value: *value,
+                    ..Default::default()
+                },
+            );
+        }
+        View { map }
+    }
+
+    #[test]
+    fn instances_are_summed_and_waits_weighted() {
+        let a = view(&[
+            (
+                section::ACTIVITY,
+                "redo writes",
+                Some(3600.0),
+                Some(1.0),
+                None,
+            ),
+            (
+                section::FG_WAITS,
+                "log file sync",
+                Some(100.0),
+                None,
+                Some(2.0),
+            ),
+            (section::EFFICIENCY, "Buffer Hit %", None, None, Some(99.0)),
+            (section::ACTIVITY, "only on a", Some(1.0), Some(1.0), None),
+        ]);
+        let b = view(&[
+            (
+                section::ACTIVITY,
+                "redo writes",
+                Some(7200.0),
+                Some(2.0),
+                None,
+            ),
+            (
+                section::FG_WAITS,
+                "log file sync",
+                Some(300.0),
+                None,
+                Some(4.0),
+            ),
+            (section::EFFICIENCY, "Buffer Hit %", None, None, Some(97.0)),
+        ]);
+        let s = View::sum(&[&a, &b]);
+        let redo = s.get(section::ACTIVITY, "redo writes").unwrap();
+        assert_eq!((redo.total, redo.per_second), (Some(10800.0), Some(3.0)));
+        // (100 × 2 + 300 × 4) / 400 = 3.5 ms
+        let lfs = s.get(section::FG_WAITS, "log file sync").unwrap();
+        assert_eq!((lfs.total, lfs.value), (Some(400.0), Some(3.5)));
+        assert!(s.get(section::EFFICIENCY, "Buffer Hit %").is_none());
+        assert!(s.get(section::ACTIVITY, "only on a").is_none());
+    }
+}

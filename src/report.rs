@@ -8,12 +8,12 @@ use comfy_table::presets::ASCII_MARKDOWN;
 use comfy_table::{Cell, CellAlignment, Table};
 use serde::Serialize;
 
-use crate::analyze::{Analysis, Failure, Run};
+use crate::analyze::{DatabaseAnalysis, Run, SizeOn, SERIES_FIELDS};
 use crate::metrics::Metric;
 use crate::rules::{Recommendation, TierOption, Unit};
 
 /// Identifier of the JSON document layout; bumped on any incompatible change.
-pub const JSON_SCHEMA: &str = "sizer.analyze/1";
+pub const JSON_SCHEMA: &str = "sizer.analyze/2";
 
 /// Formats `v` with `d` decimals and `,` thousands separators (`1,353.87`).
 pub fn fmt_num(v: f64, d: usize) -> String {
@@ -264,117 +264,53 @@ fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<(
     Ok(())
 }
 
-fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
-    let w = &a.workload;
-    let db = &a.database;
-    writeln!(
-        out,
-        "# Storage sizing: {} (DB Id {})\n",
-        db.db_name, db.db_id
-    )?;
-    let kind = match a.source.report_kind {
-        "rac_global" => "AWR RAC global report",
-        "pdb" => "AWR PDB report",
-        _ => "AWR instance report",
-    };
-    let mut flags = Vec::new();
-    if db.rac == Some(true) {
-        flags.push("RAC");
-    }
-    if db.cdb == Some(true) {
-        flags.push("CDB");
-    }
-    writeln!(
-        out,
-        "- Source: `{}` — {kind} ({}), release {}{}",
-        a.source.file,
-        a.source.title,
-        db.release,
-        if flags.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", flags.join(", "))
-        }
-    )?;
-    if !db.containers.is_empty() {
-        let names: Vec<String> = db
-            .containers
-            .iter()
-            .map(|(id, n)| format!("{n} (Id {id})"))
-            .collect();
-        let what = if a.source.report_kind == "pdb" {
-            "PDB"
-        } else {
-            "Containers"
-        };
-        writeln!(out, "- {what}: {}", names.join(", "))?;
-    }
-    for i in &a.instances {
-        let mut host = Vec::new();
-        if let Some(p) = &i.platform {
-            host.push(p.clone());
-        }
-        if let Some(c) = i.cpus {
-            host.push(format!("{c} CPUs"));
-        }
-        if let Some(m) = i.memory_gb {
-            host.push(format!("{} GB memory", fmt_num(m, 2)));
-        }
-        writeln!(
-            out,
-            "- Instance: {} (#{}) on {}{}",
-            i.name,
-            i.number,
-            i.host.as_deref().unwrap_or("unknown host"),
-            if host.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", host.join(", "))
-            }
-        )?;
-    }
-    let iv = &a.interval;
-    writeln!(
-        out,
-        "- Interval: snaps {}–{}, {} → {}, elapsed {} min, DB time {} min\n",
-        iv.begin_snap,
-        iv.end_snap,
-        iv.begin_time.as_deref().unwrap_or("?").replace('T', " "),
-        iv.end_time.as_deref().unwrap_or("?").replace('T', " "),
-        iv.elapsed_min
-            .map(|m| fmt_num(m, 2))
-            .unwrap_or_else(|| "?".into()),
-        iv.db_time_min
-            .map(|m| fmt_num(m, 2))
-            .unwrap_or_else(|| "?".into()),
-    )?;
+fn opt_num(v: Option<f64>, d: usize) -> String {
+    v.map(|v| fmt_num(v, d)).unwrap_or_else(|| "unknown".into())
+}
 
+fn when(t: &Option<String>) -> String {
+    t.as_deref().unwrap_or("?").replace('T', " ")
+}
+
+/// The `Summary` table of a database.
+fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
+    let w = &d.intervals[d.character_interval].workload;
+    let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
+    let on = size_on_text(d);
     writeln!(out, "## Summary\n")?;
-    let r = &a.recommendation;
     let mut t = table(&["Figure", "Value"]);
+    let many = d.intervals.len() > 1;
+    let sized = |f: &str, dec: usize| -> String {
+        let v = opt_num(stat(f), dec);
+        if many {
+            format!("{v} ({on})")
+        } else {
+            v
+        }
+    };
     t.add_row(vec![
         "Required IOPS".to_string(),
         format!(
             "{}{}",
-            metric_text(&w.required_iops),
-            if a.sizing_basis == "measured_iops" {
-                " (sizing uses measured IOPS)".to_string()
+            sized("required_iops", 2),
+            if d.sizing_basis == "measured_iops" {
+                " — unknown, sizing uses measured IOPS"
             } else {
-                String::new()
+                ""
             }
         ),
     ]);
     t.add_row(vec![
         "Measured IOPS (read + write)".to_string(),
-        metric_text(&w.measured_iops),
+        sized("measured_iops", 2),
     ]);
     t.add_row(vec![
         "Throughput (MB/s, 10^6 B)".to_string(),
         format!(
             "{} (read {}, write {})",
-            metric_text(&w.total_mb_s),
-            metric_text(&w.read_mb_s),
-            metric_text(&w.write_mb_s)
+            sized("total_mb_s", 2),
+            opt_num(stat("read_mb_s"), 2),
+            opt_num(stat("write_mb_s"), 2)
         ),
     ]);
     t.add_row(vec![
@@ -389,34 +325,146 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
             metric_text(&w.buffer_hit_pct_printed)
         ),
     ]);
-    t.add_row(vec![
-        format!("Sized demand (+{} % headroom)", fmt_num(r.headroom_pct, 0)),
-        format!(
-            "{} IOPS, {} MB/s",
-            fmt_num(r.sized_iops, 0),
-            fmt_num(r.sized_mb_s, 2)
-        ),
+    match &d.recommendation {
+        Some(r) => {
+            t.add_row(vec![
+                format!("Sized demand (+{} % headroom)", fmt_num(r.headroom_pct, 0)),
+                format!(
+                    "{} IOPS, {} MB/s",
+                    fmt_num(r.sized_iops, 0),
+                    fmt_num(r.sized_mb_s, 2)
+                ),
+            ]);
+            for p in &r.platforms {
+                t.add_row(vec![
+                    format!("Recommended: {}", p.name),
+                    match &p.recommended {
+                        Some(o) => cell_text(&option_summary(o, r.capacity_given)),
+                        None => "no tier meets the demand".into(),
+                    },
+                ]);
+            }
+        }
+        None => {
+            t.add_row(vec![
+                "Recommendation".to_string(),
+                "none: the figures needed to size are unknown (see Warnings)".to_string(),
+            ]);
+        }
+    }
+    writeln!(out, "{t}\n")
+}
+
+fn basis_text(d: &DatabaseAnalysis) -> &'static str {
+    if d.sizing_basis == "measured_iops" {
+        "measured IOPS"
+    } else {
+        "required IOPS"
+    }
+}
+
+fn size_on_text(d: &DatabaseAnalysis) -> String {
+    let n = d.intervals.iter().filter(|i| !i.excluded).count();
+    match (d.size_on, n) {
+        (_, 1) => "one interval".to_string(),
+        (SizeOn::Avg, n) => format!("time-weighted average of {n} intervals"),
+        (s, n) => format!("{} of {n} intervals", s.name()),
+    }
+}
+
+fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
+    writeln!(out, "## Intervals\n")?;
+    let mut t = table(&[
+        "Begin",
+        "End",
+        "Minutes",
+        "Scope",
+        "Instances",
+        "Required IOPS",
+        "Measured IOPS",
+        "Read IOPS",
+        "Write IOPS",
+        "MB/s",
+        "db file sequential read (ms)",
+        "Flags",
     ]);
-    for p in &r.platforms {
+    for iv in &d.intervals {
+        let w = &iv.workload;
         t.add_row(vec![
-            format!("Recommended: {}", p.name),
-            match &p.recommended {
-                Some(o) => cell_text(&option_summary(o, r.capacity_given)),
-                None => "no tier meets the demand".into(),
-            },
+            when(&iv.interval.begin_time),
+            when(&iv.interval.end_time),
+            opt_num(iv.interval.elapsed_min, 2),
+            iv.scope.to_string(),
+            iv.instances.join(", "),
+            metric_text(&w.required_iops),
+            metric_text(&w.measured_iops),
+            metric_text(&w.read_iops),
+            metric_text(&w.write_iops),
+            metric_text(&w.total_mb_s),
+            metric_text(&w.db_file_sequential_read_ms),
+            cell_text(&if iv.excluded {
+                format!("left out of statistics; {}", iv.flags.join("; "))
+            } else {
+                iv.flags.join("; ")
+            }),
         ]);
     }
+    right(&mut t, &[2, 5, 6, 7, 8, 9, 10]);
     writeln!(out, "{t}\n")?;
 
-    if !a.warnings.is_empty() {
-        writeln!(out, "## Warnings\n")?;
-        for wn in &a.warnings {
-            writeln!(out, "- **{}**: {}", wn.id, wn.message)?;
+    writeln!(out, "## Statistics over the intervals\n")?;
+    writeln!(
+        out,
+        "Average: time-weighted by interval length. Percentiles: linear interpolation between the closest ranks of the intervals (restarted intervals left out).\n"
+    )?;
+    let mut t = table(&[
+        "Figure",
+        "Unit",
+        "Avg",
+        "p50",
+        "p95",
+        "p99",
+        "Max",
+        "Peak interval",
+    ]);
+    for (f, _) in SERIES_FIELDS {
+        let Some(s) = d.statistics.get(f) else {
+            continue;
+        };
+        if s.n == 0 {
+            continue;
         }
-        writeln!(out)?;
+        let dec = if s.unit == "ms" { 3 } else { 2 };
+        t.add_row(vec![
+            f.to_string(),
+            s.unit.to_string(),
+            opt_num(s.avg, dec),
+            opt_num(s.p50, dec),
+            opt_num(s.p95, dec),
+            opt_num(s.p99, dec),
+            opt_num(s.max, dec),
+            format!("{} → {}", when(&s.peak_begin), when(&s.peak_end)),
+        ]);
     }
+    right(&mut t, &[2, 3, 4, 5, 6]);
+    writeln!(out, "{t}\n")
+}
 
-    writeln!(out, "## Workload\n")?;
+fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
+    let iv = &d.intervals[d.character_interval];
+    let w = &iv.workload;
+    if d.intervals.len() > 1 {
+        writeln!(
+            out,
+            "## Workload of the interval {} → {}\n\nThe interval whose {} is closest to the sizing figure ({}); its IO sizes, hit ratio and latencies describe the workload's character to the rules.\n",
+            when(&iv.interval.begin_time),
+            when(&iv.interval.end_time),
+            basis_text(d),
+            size_on_text(d)
+        )?;
+    } else {
+        writeln!(out, "## Workload\n")?;
+    }
     let mut t = table(&["Figure", "Value", "Unit", "From"]);
     let rows: [(&str, &Metric); 19] = [
         ("Read IOPS", &w.read_iops),
@@ -470,71 +518,273 @@ fn write_analysis(out: &mut dyn Write, a: &Analysis) -> io::Result<()> {
         ]);
     }
     right(&mut t, &[1, 2]);
-    writeln!(out, "{t}\n")?;
+    writeln!(out, "{t}\n")
+}
 
-    write_recommendation(out, r)?;
-    writeln!(out, "## Notes\n")?;
-    writeln!(
-        out,
-        "- Required IOPS = {} ({}). {}",
-        a.required_iops_formula.text,
-        a.required_iops_formula.terms.join(" + "),
-        a.required_iops_formula.why
-    )?;
-    if a.required_iops_formula
-        .terms
-        .iter()
-        .any(|t| t == "redo_writes")
-        && a.required_iops_formula
-            .terms
-            .iter()
-            .any(|t| t == "write_total")
-    {
+fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
+    let db = &d.database;
+    writeln!(out, "# Storage sizing: {}\n", d.key)?;
+    let mut flags = Vec::new();
+    if db.rac == Some(true) {
+        flags.push("RAC");
+    }
+    if db.cdb == Some(true) {
+        flags.push("CDB");
+    }
+    let flag_text = if flags.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", flags.join(", "))
+    };
+    if d.sources.len() <= 6 {
+        for (file, (kind, title)) in d.sources.iter().zip(&d.source_kinds) {
+            let kind = match kind.as_str() {
+                "rac_global" => "AWR RAC global report",
+                "pdb" => "AWR PDB report",
+                _ => "AWR instance report",
+            };
+            writeln!(
+                out,
+                "- Source: `{file}` — {kind} ({title}), release {}{flag_text}",
+                db.release
+            )?;
+        }
+    } else {
         writeln!(
             out,
-            "- Redo writes are already inside 'physical write total IO requests' (every LGWR write to every log member), so required IOPS carries the redo rate ({} writes/s) once more, as margin. Measured IOPS is what the database issued.",
-            metric_text(&w.redo_writes_per_s)
+            "- Sources: {} reports, release {}{flag_text}",
+            d.sources.len(),
+            db.release
+        )?;
+    }
+    if !db.containers.is_empty() {
+        let names: Vec<String> = db
+            .containers
+            .iter()
+            .map(|(id, n)| format!("{n} (Id {id})"))
+            .collect();
+        writeln!(out, "- Containers: {}", names.join(", "))?;
+    }
+    for i in &d.instance_info {
+        let mut host = Vec::new();
+        if let Some(p) = &i.platform {
+            host.push(p.clone());
+        }
+        if let Some(c) = i.cpus {
+            host.push(format!("{c} CPUs"));
+        }
+        if let Some(m) = i.memory_gb {
+            host.push(format!("{} GB memory", fmt_num(m, 2)));
+        }
+        writeln!(
+            out,
+            "- Instance: {} (#{}) on {}{}",
+            i.name,
+            i.number,
+            i.host.as_deref().unwrap_or("unknown host"),
+            if host.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", host.join(", "))
+            }
+        )?;
+    }
+    let (Some(first), Some(last)) = (d.intervals.first(), d.intervals.last()) else {
+        return Ok(());
+    };
+    if d.intervals.len() == 1 {
+        let iv = &first.interval;
+        writeln!(
+            out,
+            "- Interval: snaps {}–{}, {} → {}, elapsed {} min, DB time {} min",
+            iv.begin_snap,
+            iv.end_snap,
+            when(&iv.begin_time),
+            when(&iv.end_time),
+            opt_num(iv.elapsed_min, 2),
+            opt_num(iv.db_time_min, 2)
+        )?;
+    } else {
+        writeln!(
+            out,
+            "- Intervals: {}, from {} to {}",
+            d.intervals.len(),
+            when(&first.interval.begin_time),
+            when(&last.interval.end_time)
         )?;
     }
     writeln!(
         out,
-        "- MB = 10^6 bytes, MiB = 2^20 bytes, KiB = 2^10 bytes; rates are per second averaged over the report interval; values are shown to the precision the report prints."
+        "- Sized on: {} of {}\n",
+        size_on_text(d),
+        basis_text(d)
     )?;
-    writeln!(out)?;
-    Ok(())
-}
-
-fn write_failures(out: &mut dyn Write, failures: &[Failure]) -> io::Result<()> {
-    if failures.is_empty() {
-        return Ok(());
+    write_summary(out, d)?;
+    if !d.warnings.is_empty() {
+        writeln!(out, "## Warnings\n")?;
+        for wn in &d.warnings {
+            writeln!(out, "- **{}**: {}", wn.id, wn.message)?;
+        }
+        writeln!(out)?;
     }
-    writeln!(out, "# Not analysed\n")?;
-    for f in failures {
-        writeln!(out, "- `{}`: {}", f.file, f.error)?;
+    if d.intervals.len() > 1 {
+        write_intervals(out, d)?;
     }
+    write_workload(out, d)?;
+    if let Some(r) = &d.recommendation {
+        write_recommendation(out, r)?;
+    }
+    let w = &d.intervals[d.character_interval].workload;
+    writeln!(out, "## Notes\n")?;
+    writeln!(
+        out,
+        "- Required IOPS = {} ({}). {}",
+        d.required_iops_formula.text,
+        d.required_iops_formula.terms.join(" + "),
+        d.required_iops_formula.why
+    )?;
+    let terms = &d.required_iops_formula.terms;
+    if w.redo_writes_per_s.value.is_some()
+        && terms.iter().any(|t| t == "redo_writes")
+        && terms.iter().any(|t| t == "write_total")
+    {
+        writeln!(
+            out,
+            "- Redo writes are already inside 'physical write total IO requests' (every LGWR write to every log member), so required IOPS carries the redo rate ({} writes/s here) once more, as margin. Measured IOPS is what the database issued.",
+            metric_text(&w.redo_writes_per_s)
+        )?;
+    }
+    if d.intervals.len() > 1 {
+        writeln!(
+            out,
+            "- Each figure's statistic is taken over its own series (the p95 of read IOPS and the p95 of write IOPS may come from different intervals), so read + write at the p95 need not equal the p95 of measured IOPS."
+        )?;
+    }
+    writeln!(
+        out,
+        "- MB = 10^6 bytes, MiB = 2^20 bytes, KiB = 2^10 bytes; rates are per second averaged over each report interval; values are shown to the precision the report prints."
+    )?;
     writeln!(out)
 }
 
-/// Renders every analysis (and the list of unreadable files) as Markdown.
+fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
+    let size_on = run.databases.first().map(|d| d.size_on).unwrap_or_default();
+    writeln!(out, "# Storage sizing: fleet summary\n")?;
+    writeln!(
+        out,
+        "{} database(s) from {} report(s); each sized on the {} of its intervals plus headroom. {} file(s) skipped, {} duplicate report(s) counted once, {} file(s) failed.\n",
+        run.databases.len(),
+        run.analyses.len(),
+        if size_on == SizeOn::Avg {
+            "time-weighted average".to_string()
+        } else {
+            size_on.name().to_string()
+        },
+        run.skipped.len(),
+        run.duplicates.len(),
+        run.failures.len()
+    )?;
+    let mut t = table(&[
+        "Database",
+        "Reports",
+        "Intervals",
+        "Size basis",
+        "IOPS",
+        "MB/s",
+        "Cache hit %",
+        "On-premises",
+        "AWS",
+        "AWS $/month",
+    ]);
+    for d in &run.databases {
+        let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
+        let rec = |p: &str| -> (String, Option<f64>) {
+            let Some(r) = &d.recommendation else {
+                return ("–".into(), None);
+            };
+            match r.platforms.iter().find(|x| x.platform == p) {
+                Some(pr) => match &pr.recommended {
+                    Some(o) => (format!("{} × {}", o.count, o.tier_id), o.monthly_cost_usd),
+                    None => ("none feasible".into(), None),
+                },
+                None => ("–".into(), None),
+            }
+        };
+        let (onprem, _) = rec("onprem");
+        let (aws, cost) = rec("aws");
+        t.add_row(vec![
+            d.key.clone(),
+            d.sources.len().to_string(),
+            d.intervals.len().to_string(),
+            format!("{}, {}", size_on_text(d), basis_text(d)),
+            opt_num(stat(&d.sizing_basis), 2),
+            opt_num(stat("total_mb_s"), 2),
+            metric_text(&d.intervals[d.character_interval].workload.cache_hit_pct),
+            onprem,
+            aws,
+            cost.map(|c| fmt_num(c, 2)).unwrap_or_else(|| "–".into()),
+        ]);
+    }
+    right(&mut t, &[1, 2, 4, 5, 6, 9]);
+    writeln!(out, "{t}\n")
+}
+
+fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
+    if !run.failures.is_empty() {
+        writeln!(out, "# Not analysed\n")?;
+        for f in &run.failures {
+            writeln!(out, "- `{}`: {}", f.file, f.error)?;
+        }
+        writeln!(out)?;
+    }
+    if !run.skipped.is_empty() {
+        writeln!(out, "# Skipped ({} files)\n", run.skipped.len())?;
+        for f in &run.skipped {
+            writeln!(out, "- `{}`: {}", f.file, f.reason)?;
+        }
+        writeln!(out)?;
+    }
+    if !run.duplicates.is_empty() {
+        writeln!(out, "# Duplicates (counted once)\n")?;
+        for f in &run.duplicates {
+            writeln!(
+                out,
+                "- `{}`: same database, instance and snapshots as `{}`",
+                f.file, f.duplicate_of
+            )?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// Renders the run as Markdown: a fleet summary (when there is more than one database), one
+/// section per database, then the files not analysed, skipped and duplicated.
 ///
 /// # Errors
 /// Only I/O errors of `out`.
 pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
-    for (i, a) in run.analyses.iter().enumerate() {
-        if i > 0 {
+    if run.databases.len() > 1 {
+        write_fleet(out, run)?;
+    }
+    for (i, d) in run.databases.iter().enumerate() {
+        if i > 0 || run.databases.len() > 1 {
             writeln!(out, "---\n")?;
         }
-        write_analysis(out, a)?;
+        write_database(out, d)?;
     }
-    write_failures(out, &run.failures)
+    write_unread(out, run)
 }
 
 #[derive(Serialize)]
 struct JsonDoc<'a> {
     schema: &'static str,
     generator: String,
-    reports: &'a [Analysis],
-    failed: &'a [Failure],
+    databases: &'a [DatabaseAnalysis],
+    reports: &'a [crate::analyze::Analysis],
+    failed: &'a [crate::analyze::Failure],
+    skipped: &'a [crate::analyze::Skipped],
+    duplicates: &'a [crate::analyze::Duplicate],
 }
 
 /// Renders the run as one JSON document (see `docs/json-schema.md`).
@@ -545,8 +795,11 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     let doc = JsonDoc {
         schema: JSON_SCHEMA,
         generator: format!("sizer {}", env!("CARGO_PKG_VERSION")),
+        databases: &run.databases,
         reports: &run.analyses,
         failed: &run.failures,
+        skipped: &run.skipped,
+        duplicates: &run.duplicates,
     };
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
     writeln!(out)

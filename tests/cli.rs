@@ -223,8 +223,18 @@ fn json_for_the_19c_fixture_has_the_hand_figures() {
     assert_eq!(value(w, "measured_iops"), 3_000.21);
     assert_eq!(w["log_file_parallel_write_ms"]["printed"], "563.21us");
 
+    // The database built from this one report: one interval, the report's own figures.
+    let dbs = v["databases"].as_array().expect("databases");
+    assert_eq!(dbs.len(), 1);
+    let db = &dbs[0];
+    assert_eq!(db["key"], "SIZDEMO (DB Id 3141592653)");
+    assert_eq!(db["intervals"].as_array().map(Vec::len), Some(1));
+    assert_eq!(db["intervals"][0]["workload"], r["workload"]);
+    assert_eq!(db["sizing_basis"], "required_iops");
+    assert_eq!(db["demand"]["required_iops"].as_f64(), Some(3_150.22));
+
     // Required IOPS is read + write + redo writes (the fixture's hand figure); the rules say so too.
-    let terms: Vec<&str> = r["required_iops_formula"]["terms"]
+    let terms: Vec<&str> = db["required_iops_formula"]["terms"]
         .as_array()
         .expect("required_iops_formula.terms")
         .iter()
@@ -232,7 +242,7 @@ fn json_for_the_19c_fixture_has_the_hand_figures() {
         .collect();
     assert_eq!(terms, ["read_total", "write_total", "redo_writes"]);
 
-    let rec = &r["recommendation"];
+    let rec = &db["recommendation"];
     let platforms = rec["platforms"]
         .as_array()
         .expect("recommendation.platforms");
@@ -536,4 +546,44 @@ fn json_lists_failures_even_when_nothing_was_analysed() {
     assert_eq!(v["reports"].as_array().unwrap().len(), 0);
     assert_eq!(v["failed"][0]["file"], "fixtures/bad/empty.html");
     assert!(v["failed"][0]["error"].as_str().unwrap().contains("empty"));
+}
+
+#[test]
+fn a_directory_is_searched_and_unreadable_files_in_it_are_skipped_unless_strict() {
+    let dir = TempDir::new("dir-batch");
+    std::fs::create_dir_all(dir.path().join("nested")).unwrap();
+    std::fs::copy(root().join(GOOD_19C), dir.path().join("nested/a.html")).unwrap();
+    std::fs::copy(
+        root().join("fixtures/bad/empty.html"),
+        dir.path().join("empty.html"),
+    )
+    .unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = sizer(&["analyze", "-j", "1", d]);
+    assert_exit(&o, 0);
+    let md = squeeze(&stdout(&o));
+    assert!(
+        md.contains("# Storage sizing: SIZDEMO (DB Id 3141592653)"),
+        "{md}"
+    );
+    assert!(md.contains("# Skipped (1 files)"), "{md}");
+    assert!(md.contains("empty.html`: the file is empty"), "{md}");
+    assert!(stderr(&o).contains("skipped 1 file(s)"), "{}", stderr(&o));
+    let o = sizer(&["analyze", "--strict", d]);
+    assert_exit(&o, 1);
+    assert!(stdout(&o).contains("SIZDEMO"));
+}
+
+#[test]
+fn export_writes_the_model_as_csv_and_rejects_other_extensions() {
+    let dir = TempDir::new("export");
+    let csv = dir.path().join("model.csv");
+    let o = sizer(&["analyze", "--export", csv.to_str().unwrap(), GOOD_19C]);
+    assert_exit(&o, 0);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.starts_with("source,format,report_kind,db_id,db_name,instance"));
+    assert!(text.contains("physical read total IO requests"));
+    let o = sizer(&["analyze", "--export", "model.xlsx", GOOD_19C]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains(".parquet or .csv"));
 }

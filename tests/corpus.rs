@@ -32,8 +32,8 @@ fn expected(dir: &Path) -> Vec<Value> {
         .collect()
 }
 
-/// Runs the analysis of one file and returns its JSON document.
-fn analyse_json(path: &Path) -> Value {
+/// Runs the analysis of one file and returns (its report, its database) from the JSON document.
+fn analyse_json(path: &Path) -> (Value, Value) {
     let rules = RuleSet::builtin().expect("built-in rules load");
     let run = analyze::run(&[path], &rules, &Settings::default()).expect("run");
     assert!(
@@ -45,8 +45,18 @@ fn analyse_json(path: &Path) -> Value {
     let mut buf = Vec::new();
     sizer::report::json(&run, &mut buf).expect("json renders");
     let doc: Value = serde_json::from_slice(&buf).expect("output is JSON");
-    assert_eq!(doc["schema"], "sizer.analyze/1");
-    doc["reports"][0].clone()
+    assert_eq!(doc["schema"], "sizer.analyze/2");
+    assert_eq!(doc["databases"].as_array().unwrap().len(), 1);
+    (doc["reports"][0].clone(), doc["databases"][0].clone())
+}
+
+fn warning_ids(v: &Value) -> Vec<String> {
+    v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// `got` equals `want` to `decimals` (the printed precision), allowing for float sums.
@@ -68,7 +78,7 @@ fn every_html_report_matches_expected_jsonl() {
     let mut checked = 0;
     for e in &rows {
         let file = e["file"].as_str().unwrap();
-        let r = analyse_json(&dir.join(file));
+        let (r, db) = analyse_json(&dir.join(file));
         let w = &r["workload"];
         let st = &r["statistics"];
         let f = |k: &str| e[k].as_f64();
@@ -141,7 +151,7 @@ fn every_html_report_matches_expected_jsonl() {
                     "{file}: required IOPS must be unknown, never 0"
                 );
                 assert!(w["required_iops"]["unknown_reason"].is_string());
-                assert_eq!(r["sizing_basis"], "measured_iops");
+                assert_eq!(db["sizing_basis"], "measured_iops");
             }
         }
         match f("buffer_hit_pct") {
@@ -177,8 +187,11 @@ fn every_html_report_matches_expected_jsonl() {
             ),
             None => assert!(w["io_profile_total_iops"]["value"].is_null()),
         }
-        // Every report gets a recommendation for every platform, with the rules that fired.
-        let platforms = r["recommendation"]["platforms"].as_array().unwrap();
+        // Every report's database gets a recommendation for every platform, with the rules
+        // that fired; one report is one interval, so the database figures are the report's.
+        assert_eq!(db["intervals"].as_array().unwrap().len(), 1);
+        assert_eq!(db["intervals"][0]["workload"], r["workload"]);
+        let platforms = db["recommendation"]["platforms"].as_array().unwrap();
         assert!(platforms.len() >= 2, "{file}: platforms");
         for p in platforms {
             assert!(
@@ -188,7 +201,7 @@ fn every_html_report_matches_expected_jsonl() {
             );
         }
         assert!(
-            !r["recommendation"]["fired_rules"]
+            !db["recommendation"]["fired_rules"]
                 .as_array()
                 .unwrap()
                 .is_empty(),
@@ -214,7 +227,7 @@ fn every_html_report_matches_expected_jsonl() {
 #[test]
 fn rac_global_report_uses_cluster_wide_statistics() {
     let Some(dir) = corpus_awr() else { return };
-    let r = analyse_json(&dir.join("azure-lab1-dbu-19c-exadata-rac-global.html"));
+    let (r, db) = analyse_json(&dir.join("azure-lab1-dbu-19c-exadata-rac-global.html"));
     assert_eq!(r["source"]["report_kind"], "rac_global");
     assert_eq!(r["database"]["db_name"], "DBU");
     assert_eq!(r["database"]["db_id"], 3128649325u64);
@@ -225,14 +238,10 @@ fn rac_global_report_uses_cluster_wide_statistics() {
     assert_eq!(r["interval"]["end_snap"], 16027);
     assert_eq!(r["interval"]["elapsed_min"], 8640.2);
     // The 6-day window gets the peak warning; RAC global has no Buffer Hit %.
-    let warns: Vec<&str> = r["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["id"].as_str().unwrap())
-        .collect();
-    assert!(warns.contains(&"long-window-hides-peaks"), "{warns:?}");
-    assert!(warns.contains(&"exadata"), "{warns:?}");
+    assert_eq!(db["intervals"][0]["scope"], "cluster");
+    let warns = warning_ids(&db);
+    assert!(warns.contains(&"long_window".to_string()), "{warns:?}");
+    assert!(warns.contains(&"exadata".to_string()), "{warns:?}");
     assert!(r["workload"]["buffer_hit_pct_printed"]["unknown_reason"]
         .as_str()
         .unwrap()
@@ -246,7 +255,7 @@ fn rac_global_report_uses_cluster_wide_statistics() {
 #[test]
 fn header_snapshots_and_latency_of_an_11_2_0_3_report() {
     let Some(dir) = corpus_awr() else { return };
-    let r = analyse_json(&dir.join("sarthi2020-db1uat-11.2.0.3-aix-single.html"));
+    let (r, _) = analyse_json(&dir.join("sarthi2020-db1uat-11.2.0.3-aix-single.html"));
     assert_eq!(r["database"]["release"], "11.2.0.3.0");
     assert_eq!(r["database"]["rac"], false);
     let i = &r["instances"][0];
@@ -271,7 +280,7 @@ fn header_snapshots_and_latency_of_an_11_2_0_3_report() {
 #[test]
 fn pdb_report_has_unknowns_not_zeros() {
     let Some(dir) = corpus_awr() else { return };
-    let r = analyse_json(&dir.join("pcambell-idcdb1-12.2.0.1-rac-pdb-report.html"));
+    let (r, db) = analyse_json(&dir.join("pcambell-idcdb1-12.2.0.1-rac-pdb-report.html"));
     assert_eq!(r["source"]["report_kind"], "pdb");
     let w = &r["workload"];
     assert!(w["redo_writes_per_s"]["value"].is_null());
@@ -279,24 +288,21 @@ fn pdb_report_has_unknowns_not_zeros() {
         .as_str()
         .unwrap()
         .contains("PDB"));
-    let warns: Vec<&str> = r["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["id"].as_str().unwrap())
-        .collect();
+    let warns = warning_ids(&db);
     assert!(
-        warns.contains(&"pdb_report") && warns.contains(&"required_unknown"),
+        warns.contains(&"pdb_report".to_string())
+            && warns.contains(&"required_unknown".to_string()),
         "{warns:?}"
     );
+    assert_eq!(db["key"], "IDCDB PDB SJJH (DB Id 4102709851)");
     // Sizing falls back to measured IOPS, which is known.
-    assert_close("pdb", "demand", &r["demand"]["required_iops"], 467.48, 2);
+    assert_close("pdb", "demand", &db["demand"]["required_iops"], 467.48, 2);
 }
 
 #[test]
 fn twelve_c_duration_strings_are_normalised_to_ms() {
     let Some(dir) = corpus_awr() else { return };
-    let r = analyse_json(&dir.join("pcambell-orcl-19c-single-noncdb.html"));
+    let (r, _) = analyse_json(&dir.join("pcambell-orcl-19c-single-noncdb.html"));
     let w = &r["workload"];
     // Foreground Wait Events: db file sequential read 1.27ms.
     assert_eq!(w["db_file_sequential_read_ms"]["printed"], "1.27ms");

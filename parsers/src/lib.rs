@@ -51,9 +51,10 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
         .to_ascii_lowercase();
     let reason = if head.contains("statspack report for") {
         "a Statspack report: not read yet (only AWR HTML reports are); for now, size from an AWR HTML report of the same period".to_string()
-    } else if head.contains("workload repository report for")
-        || head.contains("workload repository report (rac)")
-    {
+    } else if head.lines().take(400).any(|l| {
+        let l = l.trim();
+        l == "workload repository report for" || l == "workload repository report (rac)"
+    }) {
         "an AWR text report: not read yet (only AWR HTML reports are); generate the HTML report (awrrpt.sql with report type 'html')".to_string()
     } else if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR HTML report".to_string()

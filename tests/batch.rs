@@ -1,0 +1,244 @@
+//! Batch behaviour: directories, duplicates, time series, RAC summing, skipped files.
+//!
+//! Corpus-based tests skip with a message when `../shared/corpus` is absent; the RAC tests use the
+//! project's own fixtures in `fixtures/awr/rac/` (see `fixtures/README.md`).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use sizer::analyze::{self, Settings, SizeOn};
+use sizer::rules::RuleSet;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus_awr() -> Option<PathBuf> {
+    let dir = root().join("../shared/corpus/awr");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: corpus not found at {}", dir.display());
+        None
+    }
+}
+
+/// A fresh directory under the system temp dir.
+fn temp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("sizer-batch-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    std::fs::create_dir_all(&p).unwrap();
+    p
+}
+
+fn run_json(paths: &[PathBuf], settings: &Settings) -> Value {
+    let rules = RuleSet::builtin().unwrap();
+    let (inputs, failures) = analyze::discover(paths);
+    let run = analyze::run_inputs(inputs, failures, &rules, settings).unwrap();
+    let mut buf = Vec::new();
+    sizer::report::json(&run, &mut buf).unwrap();
+    serde_json::from_slice(&buf).unwrap()
+}
+
+fn close(v: &Value, want: f64, tol: f64) -> bool {
+    v.as_f64().is_some_and(|g| (g - want).abs() <= tol)
+}
+
+#[test]
+fn two_consecutive_reports_form_a_two_point_series_with_the_right_peak() {
+    let Some(dir) = corpus_awr() else { return };
+    let d = temp("series");
+    for f in [
+        "sarthi2020-receipt-12.1.0.2-aix-snap173494-173496.html",
+        "sarthi2020-receipt-12.1.0.2-aix-snap173496-173498.html",
+    ] {
+        std::fs::copy(dir.join(f), d.join(f)).unwrap();
+    }
+    let v = run_json(&[d.clone()], &Settings::default());
+    let dbs = v["databases"].as_array().unwrap();
+    assert_eq!(dbs.len(), 1);
+    let db = &dbs[0];
+    assert_eq!(db["key"], "RECEIPT (DB Id 1431238624)");
+    let ivs = db["intervals"].as_array().unwrap();
+    assert_eq!(ivs.len(), 2);
+    assert_eq!(ivs[0]["interval"]["begin_snap"], 173494);
+    assert_eq!(ivs[1]["interval"]["begin_snap"], 173496);
+    // Required IOPS per interval (EXPECTED.jsonl): 924.86 then 1,001.80; the peak is the second.
+    let req = &db["statistics"]["required_iops"];
+    assert!(close(&req["max"], 1001.80, 1e-6), "{req}");
+    assert_eq!(req["peak_begin"], "2018-01-11T10:30:50");
+    assert_eq!(req["peak_end"], "2018-01-11T11:30:05");
+    // p95 with linear interpolation: 924.86 + 0.95 × (1,001.80 − 924.86) = 997.953.
+    assert!(close(&req["p95"], 997.953, 1e-6), "{req}");
+    // Time-weighted average: (924.86 × 60.24 + 1,001.80 × 59.25) / (60.24 + 59.25).
+    let avg = (924.86 * 60.24 + 1001.80 * 59.25) / (60.24 + 59.25);
+    assert!(close(&req["avg"], avg, 1e-6), "{req}");
+    // The sizing uses the p95 by default, and says so.
+    assert_eq!(db["size_on"], "p95");
+    assert!(close(&db["demand"]["required_iops"], 997.953, 1e-6));
+    // Read MB/s peaks in the first interval (89.54 vs 53.21 MB/s).
+    assert_eq!(
+        db["statistics"]["read_mb_s"]["peak_begin"],
+        "2018-01-11T09:30:36"
+    );
+    // --size-on max sizes on the busiest interval.
+    let v = run_json(
+        &[d.clone()],
+        &Settings {
+            size_on: SizeOn::Max,
+            ..Settings::default()
+        },
+    );
+    assert!(close(
+        &v["databases"][0]["demand"]["required_iops"],
+        1001.80,
+        1e-6
+    ));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn copies_under_other_names_count_once() {
+    let Some(dir) = corpus_awr() else { return };
+    let d = temp("dups");
+    let f = "pcambell-orcl-19c-single-noncdb.html";
+    std::fs::copy(dir.join(f), d.join("a.html")).unwrap();
+    std::fs::copy(dir.join(f), d.join("b-copy.html")).unwrap();
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::copy(dir.join(f), d.join("sub/c.htm")).unwrap();
+    let v = run_json(&[d.clone()], &Settings::default());
+    assert_eq!(v["reports"].as_array().unwrap().len(), 1);
+    assert_eq!(v["duplicates"].as_array().unwrap().len(), 2);
+    let db = &v["databases"][0];
+    assert_eq!(db["intervals"].as_array().unwrap().len(), 1);
+    assert!(close(
+        &db["intervals"][0]["workload"]["measured_iops"]["value"],
+        5.81,
+        1e-9
+    ));
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn a_directory_with_bad_files_still_yields_the_others_and_lists_them() {
+    let Some(dir) = corpus_awr() else { return };
+    let d = temp("mixed");
+    std::fs::copy(
+        dir.join("pcambell-xydb-11.2.0.4-single.html"),
+        d.join("good.html"),
+    )
+    .unwrap();
+    std::fs::write(d.join("empty.html"), b"").unwrap();
+    std::fs::write(d.join("notes.txt"), b"capacity planning notes\n").unwrap();
+    let good = std::fs::read(dir.join("pcambell-orcl-19c-single-noncdb.html")).unwrap();
+    std::fs::write(d.join("cut.html"), &good[..good.len() / 2]).unwrap();
+    let v = run_json(&[d.clone()], &Settings::default());
+    assert_eq!(v["databases"].as_array().unwrap().len(), 1);
+    assert_eq!(v["databases"][0]["database"]["db_name"], "XYDB");
+    let skipped: Vec<(String, String)> = v["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["file"]
+                    .as_str()
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+                s["reason"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let names: Vec<&str> = skipped.iter().map(|(f, _)| f.as_str()).collect();
+    assert_eq!(names, vec!["cut.html", "empty.html", "notes.txt"]);
+    assert!(
+        skipped[0].1.starts_with("truncated report"),
+        "{}",
+        skipped[0].1
+    );
+    assert!(skipped[1].1.contains("empty"));
+    // Files found in a directory are skipped, not failures.
+    assert_eq!(v["failed"].as_array().unwrap().len(), 0);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn rac_instance_reports_are_summed_per_interval_and_partial_coverage_is_flagged() {
+    let v = run_json(&[root().join("fixtures/awr/rac")], &Settings::default());
+    let dbs = v["databases"].as_array().unwrap();
+    assert_eq!(dbs.len(), 1);
+    let db = &dbs[0];
+    assert_eq!(db["instances"], serde_json::json!(["sizdemo1", "sizdemo2"]));
+    let ivs = db["intervals"].as_array().unwrap();
+    assert_eq!(ivs.len(), 2);
+    // Snaps 4711-4712: both instances, summed (fixture comments give the hand sums).
+    let a = &ivs[0];
+    assert_eq!(a["scope"], "rac_sum");
+    assert_eq!(a["instances"], serde_json::json!(["sizdemo1", "sizdemo2"]));
+    let w = &a["workload"];
+    assert!(
+        close(&w["read_iops"]["value"], 3600.18, 1e-9),
+        "{}",
+        w["read_iops"]
+    );
+    assert!(close(&w["write_iops"]["value"], 900.14, 1e-9));
+    assert!(close(&w["redo_writes_per_s"]["value"], 225.02, 1e-9));
+    assert!(close(&w["required_iops"]["value"], 4725.34, 1e-9));
+    assert!(close(&w["measured_iops"]["value"], 4500.32, 1e-9));
+    // Waits-weighted log file sync: (179,820 × 2.12 + 89,910 × 3.12) / 269,730 = 2.4533 → 2.45.
+    assert!(close(&w["log_file_sync_ms"]["value"], 2.45, 1e-9));
+    // Buffer Hit % is not additive: unknown for the sum, the recomputed ratio is known.
+    assert!(w["buffer_hit_pct_printed"]["value"].is_null());
+    assert!(close(&w["cache_hit_pct"]["value"], 93.50, 0.005));
+    assert!(a["flags"].as_array().unwrap().is_empty());
+    // Snaps 4712-4713: instance 1 only → partial coverage flagged.
+    let b = &ivs[1];
+    assert_eq!(b["instances"], serde_json::json!(["sizdemo1"]));
+    let flag = b["flags"][0].as_str().unwrap();
+    assert!(
+        flag.starts_with("partial: no report of instance sizdemo2"),
+        "{flag}"
+    );
+    let warns: Vec<&str> = db["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
+    assert!(warns.contains(&"rac_partial"), "{warns:?}");
+    // The peak is the full interval: 4,725.34 IOPS.
+    assert!(close(
+        &db["statistics"]["required_iops"]["max"],
+        4725.34,
+        1e-9
+    ));
+}
+
+#[test]
+fn the_series_is_a_polars_frame_and_the_model_exports() {
+    let rules = RuleSet::builtin().unwrap();
+    let (inputs, failures) = analyze::discover(&[root().join("fixtures/awr/rac")]);
+    let run = analyze::run_inputs(inputs, failures, &rules, &Settings::default()).unwrap();
+    assert_eq!(run.series.height(), 2);
+    let req = run.series.column("required_iops").unwrap().f64().unwrap();
+    assert_eq!(req.get(0), Some(4725.34));
+    let d = temp("export");
+    for ext in ["parquet", "csv"] {
+        let p = d.join(format!("model.{ext}"));
+        sizer::export::write(&run, &p).unwrap();
+        assert!(
+            std::fs::metadata(&p).unwrap().len() > 1000,
+            "{ext} too small"
+        );
+    }
+    let csv = std::fs::read_to_string(d.join("model.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert_eq!(header, sizer::model::COLUMNS.join(","));
+    assert!(csv.contains("physical read total IO requests"));
+    // Rows: every model row of the three reports.
+    assert_eq!(csv.lines().count() - 1, run.model.df.height());
+    std::fs::remove_dir_all(&d).unwrap();
+}
