@@ -11,6 +11,7 @@
 //! | `db_id`, `db_name` | u64, str | AWR `DB Id`, `DB Name` |
 //! | `instance` | str | instance name; `*` for cluster-wide rows of a RAC global report |
 //! | `instance_number` | i32 (null = cluster-wide) | `Inst num` / `I#` |
+//! | `begin_snap`, `end_snap` | u64 | AWR snapshot ids (shared by all instances of a database: the key that matches RAC instances' intervals) |
 //! | `begin_time`, `end_time` | datetime (ms, no time zone: the database's local time) | snapshot times |
 //! | `elapsed_s` | f64 | interval length, seconds |
 //! | `section` | str | canonical section name (see below) |
@@ -30,7 +31,7 @@ use polars::prelude::*;
 use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
 
 /// The model's column names, in order.
-pub const COLUMNS: [&str; 18] = [
+pub const COLUMNS: [&str; 20] = [
     "source",
     "format",
     "report_kind",
@@ -38,6 +39,8 @@ pub const COLUMNS: [&str; 18] = [
     "db_name",
     "instance",
     "instance_number",
+    "begin_snap",
+    "end_snap",
     "begin_time",
     "end_time",
     "elapsed_s",
@@ -109,6 +112,10 @@ pub struct SourceMeta {
     pub db_id: u64,
     /// DB Name.
     pub db_name: String,
+    /// Begin snapshot id.
+    pub begin_snap: u64,
+    /// End snapshot id.
+    pub end_snap: u64,
     /// Snapshot begin time.
     pub begin_time: Option<NaiveDateTime>,
     /// Snapshot end time.
@@ -134,6 +141,8 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
         report_kind: kind,
         db_id: r.db.db_id,
         db_name: r.db.db_name.clone(),
+        begin_snap: r.snapshots.begin_id,
+        end_snap: r.snapshots.end_id,
         begin_time: r.snapshots.begin_time,
         end_time: r.snapshots.end_time,
         elapsed_s: r.snapshots.elapsed_min.map(|m| m * 60.0),
@@ -264,6 +273,8 @@ impl Model {
         let mut db_name = Vec::with_capacity(n);
         let mut instance = Vec::with_capacity(n);
         let mut inst_no = Vec::with_capacity(n);
+        let mut bsnap = Vec::with_capacity(n);
+        let mut esnap = Vec::with_capacity(n);
         let mut begin = Vec::with_capacity(n);
         let mut end = Vec::with_capacity(n);
         let mut elapsed = Vec::with_capacity(n);
@@ -284,6 +295,8 @@ impl Model {
                 db_name.push(m.db_name.as_str());
                 instance.push(r.instance.as_str());
                 inst_no.push(r.instance_number);
+                bsnap.push(m.begin_snap);
+                esnap.push(m.end_snap);
                 begin.push(to_ms(m.begin_time));
                 end.push(to_ms(m.end_time));
                 elapsed.push(m.elapsed_s);
@@ -306,6 +319,8 @@ impl Model {
             Column::new("db_name".into(), db_name),
             Column::new("instance".into(), instance),
             Column::new("instance_number".into(), inst_no),
+            Column::new("begin_snap".into(), bsnap),
+            Column::new("end_snap".into(), esnap),
             Column::new("begin_time".into(), begin).cast(&dt)?,
             Column::new("end_time".into(), end).cast(&dt)?,
             Column::new("elapsed_s".into(), elapsed),
