@@ -383,13 +383,48 @@ struct ReportInfo {
 
 struct Extract {
     file: String,
+    /// This report's rows of the model.
+    part: DataFrame,
+    workload: Workload,
+    info: ReportInfo,
+}
+
+/// A parsed report reduced to its model rows and a summary (no polars: runs in the parser
+/// threads).
+struct Raw {
+    file: String,
     meta: SourceMeta,
     rows: Vec<StatRow>,
     info: ReportInfo,
 }
 
-fn reduce(file: String, r: AwrReport) -> Extract {
-    let (meta, rows) = model::awr_rows(&file, &r);
+/// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
+/// parser threads: polars has its own thread pool, and calling it from many jobs of another rayon
+/// pool at once nests the pools' waits on one stack.
+fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
+    let part = Model::build(&[(raw.meta, raw.rows)])?.df;
+    let inst = match raw.info.kind {
+        ReportKind::RacGlobal => "*".to_string(),
+        _ => raw
+            .info
+            .instances
+            .first()
+            .map(|i| i.name.clone())
+            .unwrap_or_else(|| "*".into()),
+    };
+    let workload = metrics::workload(&View::of(&part, &inst)?, kind_name(raw.info.kind), formula);
+    Ok(Extract {
+        file: raw.file,
+        part,
+        workload,
+        info: raw.info,
+    })
+}
+
+/// Reduces a parsed report to its model rows and a summary; the report itself is dropped by the
+/// caller right after.
+fn reduce(file: String, r: AwrReport) -> Raw {
+    let (meta, rows): (SourceMeta, Vec<StatRow>) = model::awr_rows(&file, &r);
     // 'cell physical IO interconnect bytes' is counted on every platform; these are Exadata-only.
     let exadata = r.activity.iter().any(|s| {
         (s.name == "cell flash cache read hits"
@@ -425,7 +460,7 @@ fn reduce(file: String, r: AwrReport) -> Extract {
         exadata,
         statistics,
     };
-    Extract {
+    Raw {
         file,
         meta,
         rows,
@@ -516,19 +551,37 @@ pub fn run_inputs(
     } else {
         indicatif::ProgressBar::hidden()
     };
+    let (formula, formula_info) = formula_of(rules);
     // Parse in parallel; each worker keeps only the model rows and a small summary.
-    let results: Vec<(Input, Result<Extract, String>)> = inputs
-        .into_par_iter()
-        .map(|inp| {
-            let file = inp.path.display().to_string();
-            let r = match sizer_parsers::parse_file(&inp.path) {
-                Ok(Parsed::Awr(report)) => Ok(reduce(file, report)),
-                Err(e) => Err(e.to_string()),
-            };
-            bar.inc(1);
-            (inp, r)
-        })
-        .collect();
+    // Parse in parallel, a bounded batch at a time, so that only one batch of reports' rows is
+    // alive before it becomes compact DataFrames.
+    let batch_len = rayon::current_num_threads().max(1) * 8;
+    let mut results: Vec<(Input, Result<Extract, String>)> = Vec::new();
+    let mut pending = inputs.into_iter();
+    loop {
+        let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let raws: Vec<(Input, Result<Raw, String>)> = batch
+            .into_par_iter()
+            .map(|inp| {
+                let file = inp.path.display().to_string();
+                let r = match sizer_parsers::parse_file(&inp.path) {
+                    Ok(Parsed::Awr(report)) => Ok(reduce(file, report)),
+                    Err(e) => Err(e.to_string()),
+                };
+                bar.inc(1);
+                (inp, r)
+            })
+            .collect();
+        for (inp, r) in raws {
+            let r = r.and_then(|raw| {
+                finish(raw, &formula).map_err(|e| format!("building the model: {e}"))
+            });
+            results.push((inp, r));
+        }
+    }
     bar.finish_and_clear();
 
     let mut skipped = Vec::new();
@@ -581,36 +634,19 @@ pub fn run_inputs(
         }
     }
 
-    let mut sources: Vec<(SourceMeta, Vec<StatRow>)> = Vec::with_capacity(extracts.len());
+    let mut parts: Vec<DataFrame> = Vec::with_capacity(extracts.len());
     let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
+    let mut analyses = Vec::with_capacity(extracts.len());
     for x in extracts {
-        sources.push((x.meta, x.rows));
+        analyses.push(report_analysis(&x.file, &x.info, x.workload));
+        parts.push(x.part);
         infos.push((x.file, x.info));
     }
-    let model = Model::build(&sources)?;
-    drop(sources);
-
-    let (formula, formula_info) = formula_of(rules);
-    let mut analyses = Vec::with_capacity(infos.len());
-    let mut views: Vec<View> = Vec::with_capacity(infos.len());
-    for (file, info) in &infos {
-        let inst = match info.kind {
-            ReportKind::RacGlobal => "*".to_string(),
-            _ => info
-                .instances
-                .first()
-                .map(|i| i.name.clone())
-                .unwrap_or_else(|| "*".into()),
-        };
-        let view = model.view(file, &inst)?;
-        let workload = metrics::workload(&view, kind_name(info.kind), &formula);
-        analyses.push(report_analysis(file, info, workload));
-        views.push(view);
-    }
+    let model = Model::from_parts(&parts)?;
 
     let databases = databases(
         &infos,
-        &views,
+        &parts,
         &analyses,
         &formula,
         &formula_info,
@@ -807,7 +843,7 @@ type DbKey = (u64, String, String);
 
 fn databases(
     infos: &[(String, ReportInfo)],
-    views: &[View],
+    parts: &[DataFrame],
     analyses: &[Analysis],
     formula: &Formula,
     formula_info: &FormulaInfo,
@@ -843,13 +879,13 @@ fn databases(
             &key,
             members,
             infos,
-            views,
+            parts,
             analyses,
             formula,
             formula_info,
             rules,
             settings,
-        ));
+        )?);
     }
     long_window_warnings(&mut out);
     Ok(out)
@@ -914,13 +950,13 @@ fn database(
     key: &DbKey,
     members: &[usize],
     infos: &[(String, ReportInfo)],
-    views: &[View],
+    parts: &[DataFrame],
     analyses: &[Analysis],
     formula: &Formula,
     formula_info: &FormulaInfo,
     rules: &RuleSet,
     settings: &Settings,
-) -> DatabaseAnalysis {
+) -> PolarsResult<DatabaseAnalysis> {
     let first = &infos[members[0]].1;
     let name = if key.2.is_empty() {
         format!("{} (DB Id {})", key.1, key.0)
@@ -972,7 +1008,19 @@ fn database(
             };
             (scope, insts.clone(), None)
         } else {
-            let vs: Vec<&View> = insts.iter().map(|&m| &views[m]).collect();
+            // Views are rebuilt from the model's rows only for the intervals that need a sum.
+            let owned: Vec<View> = insts
+                .iter()
+                .map(|&m| {
+                    let inst = infos[m]
+                        .1
+                        .instances
+                        .first()
+                        .map_or("*", |i| i.name.as_str());
+                    View::of(&parts[m], inst)
+                })
+                .collect::<PolarsResult<_>>()?;
+            let vs: Vec<&View> = owned.iter().collect();
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
         let workload = match &view {
@@ -1200,7 +1248,7 @@ fn database(
     }
     let mut instances: Vec<String> = known.into_values().collect();
     instances.dedup();
-    DatabaseAnalysis {
+    Ok(DatabaseAnalysis {
         key: name,
         database: first.db.clone(),
         instances,
@@ -1224,5 +1272,5 @@ fn database(
         sizing_basis: basis.to_string(),
         recommendation,
         warnings,
-    }
+    })
 }

@@ -338,15 +338,42 @@ impl Model {
         })
     }
 
+    /// Stacks per-source frames (each from [`Model::build`]) into one model. The columns' chunks
+    /// are shared, not copied.
+    ///
+    /// # Errors
+    /// A polars error if the frames' schemas differ.
+    pub fn from_parts(parts: &[DataFrame]) -> PolarsResult<Model> {
+        let mut it = parts.iter();
+        let Some(first) = it.next() else {
+            return Model::build(&[]);
+        };
+        let mut df = first.clone();
+        for p in it {
+            df.vstack_mut(p)?;
+        }
+        Ok(Model { df })
+    }
+
     /// The rows of one source and instance (`*` for cluster-wide), as a lookup table.
     ///
     /// # Errors
     /// A polars error if the model lacks a column of [`COLUMNS`].
     pub fn view(&self, source: &str, instance: &str) -> PolarsResult<View> {
         let src = self.df.column("source")?.str()?;
-        let inst = self.df.column("instance")?.str()?;
-        let mask = src.equal(source) & inst.equal(instance);
-        let df = self.df.filter(&mask)?;
+        let mask = src.equal(source);
+        View::of(&self.df.filter(&mask)?, instance)
+    }
+}
+
+impl View {
+    /// The rows of `df` (typically one source's frame) for `instance`, as a lookup table.
+    ///
+    /// # Errors
+    /// A polars error if `df` lacks a column of [`COLUMNS`].
+    pub fn of(df: &DataFrame, instance: &str) -> PolarsResult<View> {
+        let inst = df.column("instance")?.str()?;
+        let df = df.filter(&inst.equal(instance))?;
         let sect = df.column("section")?.str()?;
         let stat = df.column("statistic")?.str()?;
         let cols = ["total", "per_second", "per_trans", "value"];

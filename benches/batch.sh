@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Benchmark: `sizer analyze` over a directory of >= 500 AWR HTML reports (copies of the shared
+# corpus made here, at bench time), on 1 thread and on all cores. Prints reports/s, MB/s and peak
+# memory (maximum resident set size from GNU time), and the peak memory for a smaller copy set so
+# that growth with the number of reports is visible.
+#
+#   benches/batch.sh [COPIES_PER_FILE]     (default 42: 12 corpus reports x 42 = 504 reports)
+#
+# Needs ../shared/corpus beside the project and GNU time (/usr/bin/time). Not part of the tests:
+# timings depend on the machine; record them in docs/performance.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+copies="${1:-42}"
+corpus=../shared/corpus/awr
+[ -d "$corpus" ] || { echo "SKIPPED: $corpus not found" >&2; exit 0; }
+[ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed for peak memory" >&2; exit 1; }
+
+cargo build --release --quiet
+bin=target/release/sizer
+work=$(mktemp -d "${TMPDIR:-/tmp}/sizer-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+make_set() { # make_set DIR N: N copies of every corpus HTML report in DIR
+  mkdir -p "$1"
+  local i f
+  for ((i = 0; i < $2; i++)); do
+    for f in "$corpus"/*.html; do
+      cp "$f" "$1/$(basename "$f" .html)-copy$i.html"
+    done
+  done
+}
+
+measure() { # measure DIR JOBS LABEL
+  local files bytes out wall rss
+  files=$(find "$1" -type f | wc -l)
+  bytes=$(du -sb "$1" | cut -f1)
+  out=$( { /usr/bin/time -f '%e %M' "$bin" analyze -j "$2" --format json "$1" > /dev/null; } 2>&1 | tail -1)
+  wall=${out% *}
+  rss=${out#* }
+  awk -v l="$3" -v j="$2" -v n="$files" -v b="$bytes" -v w="$wall" -v r="$rss" 'BEGIN {
+    if (w <= 0) w = 0.01
+    printf "| %s | %d | %d | %.1f MB | %.2f s | %.1f | %.1f | %.0f MB |\n",
+      l, j, n, b / 1e6, w, n / w, b / 1e6 / w, r / 1024
+  }'
+}
+
+echo "sizer $("$bin" --version | cut -d' ' -f2), $(nproc) cores, $(date -u +%Y-%m-%d)"
+echo
+echo "| set | threads | reports | size | wall | reports/s | MB/s | peak RSS |"
+echo "|---|---|---|---|---|---|---|---|"
+make_set "$work/big" "$copies"
+measure "$work/big" 1 "${copies}x corpus"
+measure "$work/big" "$(nproc)" "${copies}x corpus"
+small=$(( copies / 4 > 0 ? copies / 4 : 1 ))
+make_set "$work/small" "$small"
+measure "$work/small" 1 "${small}x corpus"
