@@ -695,6 +695,7 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         "On-premises",
         "AWS",
         "AWS $/month",
+        "Warnings",
     ]);
     for d in &run.databases {
         let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
@@ -723,6 +724,11 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
             onprem,
             aws,
             cost.map(|c| fmt_num(c, 2)).unwrap_or_else(|| "–".into()),
+            {
+                let mut ids: Vec<&str> = d.warnings.iter().map(|w| w.id.as_str()).collect();
+                ids.dedup();
+                ids.join(", ")
+            },
         ]);
     }
     right(&mut t, &[1, 2, 4, 5, 6, 9]);

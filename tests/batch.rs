@@ -242,3 +242,40 @@ fn the_series_is_a_polars_frame_and_the_model_exports() {
     assert_eq!(csv.lines().count() - 1, run.model.df.height());
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn an_interval_spanning_an_instance_restart_is_flagged_and_left_out_of_peaks() {
+    let d = temp("restart");
+    let src = std::fs::read_to_string(root().join("fixtures/awr/awrrpt_19c_small.html")).unwrap();
+    std::fs::write(d.join("normal.html"), &src).unwrap();
+    // The same instance, next interval (snaps 4712-4713), restarted at 11:30 inside it, with
+    // twice the read rate: it must not become the peak.
+    let restarted = src
+        .replace("Snaps: 4711-4712", "Snaps: 4712-4713")
+        .replace(">4712<", ">4713<")
+        .replace(">4711<", ">4712<")
+        .replace("12-Mar-24 11:00:05", "12-Mar-24 12:00:05")
+        .replace("12-Mar-24 10:00:05", "12-Mar-24 11:00:05")
+        .replace("01-Mar-24 06:12", "12-Mar-24 11:30")
+        .replace(">2,400.12<", ">4,800.24<");
+    assert_ne!(restarted, src);
+    std::fs::write(d.join("restarted.html"), &restarted).unwrap();
+    let v = run_json(&[d.clone()], &Settings::default());
+    let db = &v["databases"][0];
+    let ivs = db["intervals"].as_array().unwrap();
+    assert_eq!(ivs.len(), 2);
+    assert_eq!(ivs[1]["excluded"], true);
+    assert!(ivs[1]["flags"][0].as_str().unwrap().starts_with("restart"));
+    // Statistics over the one interval that counts: the peak is the normal interval's figure.
+    let req = &db["statistics"]["required_iops"];
+    assert_eq!(req["n"], 1);
+    assert!(close(&req["max"], 3150.22, 1e-9), "{req}");
+    let ids: Vec<&str> = db["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"restart"), "{ids:?}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
