@@ -285,7 +285,8 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         eprintln!("sizer: {e}");
         return ExitCode::from(1);
     }
-    if run.failures.is_empty() && !(a.strict && !run.skipped.is_empty()) {
+    let strict_failure = a.strict && !run.skipped.is_empty();
+    if run.failures.is_empty() && !strict_failure {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

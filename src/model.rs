@@ -508,7 +508,10 @@ impl View {
 mod tests {
     use super::*;
 
-    fn view(rows: &[(&'static str, &str, Option<f64>, Option<f64>, Option<f64>)]) -> View {
+    /// (section, statistic, total, per_second, value)
+    type Row<'a> = (&'static str, &'a str, Option<f64>, Option<f64>, Option<f64>);
+
+    fn view(rows: &[Row]) -> View {
         let mut map = std::collections::HashMap::new();
         for (sec, stat, total, per_second, value) in rows {
             map.insert(

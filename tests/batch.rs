@@ -54,7 +54,7 @@ fn two_consecutive_reports_form_a_two_point_series_with_the_right_peak() {
     ] {
         std::fs::copy(dir.join(f), d.join(f)).unwrap();
     }
-    let v = run_json(&[d.clone()], &Settings::default());
+    let v = run_json(std::slice::from_ref(&d), &Settings::default());
     let dbs = v["databases"].as_array().unwrap();
     assert_eq!(dbs.len(), 1);
     let db = &dbs[0];
@@ -106,7 +106,7 @@ fn copies_under_other_names_count_once() {
     std::fs::copy(dir.join(f), d.join("b-copy.html")).unwrap();
     std::fs::create_dir_all(d.join("sub")).unwrap();
     std::fs::copy(dir.join(f), d.join("sub/c.htm")).unwrap();
-    let v = run_json(&[d.clone()], &Settings::default());
+    let v = run_json(std::slice::from_ref(&d), &Settings::default());
     assert_eq!(v["reports"].as_array().unwrap().len(), 1);
     assert_eq!(v["duplicates"].as_array().unwrap().len(), 2);
     let db = &v["databases"][0];
@@ -132,7 +132,7 @@ fn a_directory_with_bad_files_still_yields_the_others_and_lists_them() {
     std::fs::write(d.join("notes.txt"), b"capacity planning notes\n").unwrap();
     let good = std::fs::read(dir.join("pcambell-orcl-19c-single-noncdb.html")).unwrap();
     std::fs::write(d.join("cut.html"), &good[..good.len() / 2]).unwrap();
-    let v = run_json(&[d.clone()], &Settings::default());
+    let v = run_json(std::slice::from_ref(&d), &Settings::default());
     assert_eq!(v["databases"].as_array().unwrap().len(), 1);
     assert_eq!(v["databases"][0]["database"]["db_name"], "XYDB");
     let skipped: Vec<(String, String)> = v["skipped"]
@@ -260,7 +260,7 @@ fn an_interval_spanning_an_instance_restart_is_flagged_and_left_out_of_peaks() {
         .replace(">2,400.12<", ">4,800.24<");
     assert_ne!(restarted, src);
     std::fs::write(d.join("restarted.html"), &restarted).unwrap();
-    let v = run_json(&[d.clone()], &Settings::default());
+    let v = run_json(std::slice::from_ref(&d), &Settings::default());
     let db = &v["databases"][0];
     let ivs = db["intervals"].as_array().unwrap();
     assert_eq!(ivs.len(), 2);
