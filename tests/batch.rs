@@ -83,7 +83,7 @@ fn two_consecutive_reports_form_a_two_point_series_with_the_right_peak() {
     );
     // --size-on max sizes on the busiest interval.
     let v = run_json(
-        &[d.clone()],
+        std::slice::from_ref(&d),
         &Settings {
             size_on: SizeOn::Max,
             ..Settings::default()
