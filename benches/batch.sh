@@ -20,14 +20,31 @@ bin=target/release/sizer
 work=$(mktemp -d "${TMPDIR:-/tmp}/sizer-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-make_set() { # make_set DIR N: N copies of every corpus HTML report in DIR
+# DB Id of each corpus report, read by sizer itself.
+declare -A dbid
+for f in "$corpus"/*.html; do
+  dbid[$f]=$("$bin" analyze --format json "$f" | grep -m1 -o '"db_id": [0-9]*' | grep -o '[0-9]*$')
+done
+
+make_set() { # make_set DIR N [same]: N copies of every corpus HTML report in DIR
+  # Each copy gets its own DB Id, so that every copy is a distinct database and the model grows
+  # with the number of reports; with "same", copies keep their DB Id and count once (duplicates).
   mkdir -p "$1"
-  local i f
+  local i f id
   for ((i = 0; i < $2; i++)); do
     for f in "$corpus"/*.html; do
-      cp "$f" "$1/$(basename "$f" .html)-copy$i.html"
+      id=${dbid[$f]}
+      if [ "${3:-}" = same ]; then
+        cp "$f" "$1/$(basename "$f" .html)-copy$i.html"
+      else
+        sed "s/\b$id\b/$((id + i + 1))/g" "$f" > "$1/$(basename "$f" .html)-copy$i.html"
+      fi
     done
   done
+}
+
+model_mb() { # estimated size of the columnar model of DIR, MB
+  cargo run --quiet --release --example model_size -- "$1" | grep -o '[0-9.]* MB estimated' | cut -d' ' -f1
 }
 
 measure() { # measure DIR JOBS LABEL
@@ -49,8 +66,12 @@ echo
 echo "| set | threads | reports | size | wall | reports/s | MB/s | peak RSS |"
 echo "|---|---|---|---|---|---|---|---|"
 make_set "$work/big" "$copies"
-measure "$work/big" 1 "${copies}x corpus"
-measure "$work/big" "$(nproc)" "${copies}x corpus"
+measure "$work/big" 1 "${copies}x corpus, distinct"
+measure "$work/big" "$(nproc)" "${copies}x corpus, distinct"
 small=$(( copies / 4 > 0 ? copies / 4 : 1 ))
 make_set "$work/small" "$small"
-measure "$work/small" 1 "${small}x corpus"
+measure "$work/small" 1 "${small}x corpus, distinct"
+make_set "$work/dups" "$copies" same
+measure "$work/dups" 1 "${copies}x corpus, duplicates"
+echo
+echo "Columnar model (polars estimated size): $(model_mb "$work/big") MB for ${copies}x, $(model_mb "$work/small") MB for ${small}x, $(model_mb "$work/dups") MB for the duplicates."

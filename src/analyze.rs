@@ -421,6 +421,31 @@ fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
     })
 }
 
+/// Reports of the same database (and PDB), kind, instance and snapshots are the same report.
+fn duplicate_key(i: &ReportInfo) -> (u64, String, u8, u32, u64, u64) {
+    let container = match i.kind {
+        ReportKind::Pdb => i
+            .db
+            .containers
+            .first()
+            .map(|c| c.1.clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    let inst = match i.kind {
+        ReportKind::RacGlobal => 0,
+        _ => i.instances.first().map_or(0, |i| i.number),
+    };
+    (
+        i.db.db_id,
+        container,
+        i.kind as u8,
+        inst,
+        i.snapshots.begin_id,
+        i.snapshots.end_id,
+    )
+}
+
 /// Reduces a parsed report to its model rows and a summary; the report itself is dropped by the
 /// caller right after.
 fn reduce(file: String, r: AwrReport) -> Raw {
@@ -556,7 +581,10 @@ pub fn run_inputs(
     // Parse in parallel, a bounded batch at a time, so that only one batch of reports' rows is
     // alive before it becomes compact DataFrames.
     let batch_len = rayon::current_num_threads().max(1) * 8;
-    let mut results: Vec<(Input, Result<Extract, String>)> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut duplicates = Vec::new();
+    let mut extracts: Vec<Extract> = Vec::new();
+    let mut seen: HashMap<(u64, String, u8, u32, u64, u64), String> = HashMap::new();
     let mut pending = inputs.into_iter();
     loop {
         let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
@@ -575,64 +603,37 @@ pub fn run_inputs(
                 (inp, r)
             })
             .collect();
+        // Duplicates are dropped here, before their rows become part of the model.
         for (inp, r) in raws {
             let r = r.and_then(|raw| {
-                finish(raw, &formula).map_err(|e| format!("building the model: {e}"))
+                let key = duplicate_key(&raw.info);
+                if let Some(first) = seen.get(&key) {
+                    duplicates.push(Duplicate {
+                        file: raw.file,
+                        duplicate_of: first.clone(),
+                    });
+                    return Ok(None);
+                }
+                seen.insert(key, raw.file.clone());
+                finish(raw, &formula)
+                    .map(Some)
+                    .map_err(|e| format!("building the model: {e}"))
             });
-            results.push((inp, r));
+            match r {
+                Ok(Some(x)) => extracts.push(x),
+                Ok(None) => {}
+                Err(e) if inp.explicit => failures.push(Failure {
+                    file: inp.path.display().to_string(),
+                    error: e,
+                }),
+                Err(e) => skipped.push(Skipped {
+                    file: inp.path.display().to_string(),
+                    reason: e,
+                }),
+            }
         }
     }
     bar.finish_and_clear();
-
-    let mut skipped = Vec::new();
-    let mut duplicates = Vec::new();
-    let mut extracts: Vec<Extract> = Vec::new();
-    let mut seen: HashMap<(u64, String, u8, u32, u64, u64), String> = HashMap::new();
-    for (inp, r) in results {
-        match r {
-            Ok(x) => {
-                let i = &x.info;
-                let container = match i.kind {
-                    ReportKind::Pdb => {
-                        i.db.containers
-                            .first()
-                            .map(|c| c.1.clone())
-                            .unwrap_or_default()
-                    }
-                    _ => String::new(),
-                };
-                let inst = match i.kind {
-                    ReportKind::RacGlobal => 0,
-                    _ => i.instances.first().map_or(0, |i| i.number),
-                };
-                let key = (
-                    i.db.db_id,
-                    container,
-                    i.kind as u8,
-                    inst,
-                    i.snapshots.begin_id,
-                    i.snapshots.end_id,
-                );
-                if let Some(first) = seen.get(&key) {
-                    duplicates.push(Duplicate {
-                        file: x.file.clone(),
-                        duplicate_of: first.clone(),
-                    });
-                    continue;
-                }
-                seen.insert(key, x.file.clone());
-                extracts.push(x);
-            }
-            Err(e) if inp.explicit => failures.push(Failure {
-                file: inp.path.display().to_string(),
-                error: e,
-            }),
-            Err(e) => skipped.push(Skipped {
-                file: inp.path.display().to_string(),
-                reason: e,
-            }),
-        }
-    }
 
     let mut parts: Vec<DataFrame> = Vec::with_capacity(extracts.len());
     let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());

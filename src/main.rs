@@ -262,20 +262,20 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         }
         return ExitCode::from(1);
     }
-    let mut buf = Vec::new();
-    let rendered = match a.format {
-        Format::Markdown => report::markdown(&run, &mut buf),
-        Format::Json => report::json(&run, &mut buf),
+    let render = |out: &mut dyn Write| match a.format {
+        Format::Markdown => report::markdown(&run, out),
+        Format::Json => report::json(&run, out),
     };
-    if let Err(e) = rendered {
-        eprintln!("sizer: rendering the report: {e}");
-        return ExitCode::from(1);
-    }
+    // Rendered straight into the destination: a temporary file renamed into place for -o, or
+    // stdout (a closed pipe, as with `| head`, is not an error).
     let written = match &a.output {
-        Some(path) => output::write_atomic(path, &buf),
+        Some(path) => output::AtomicFile::create(path).and_then(|mut f| {
+            render(f.writer()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            f.commit()
+        }),
         None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(&buf).and_then(|_| out.flush()) {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            match render(&mut out).and_then(|_| out.flush()) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
                 r => r.map_err(|e| format!("writing to stdout: {e}")),
             }

@@ -1,36 +1,84 @@
 //! Output files are written atomically: a temporary file in the same directory, synced, then
-//! renamed over the target. A failure leaves no partial file behind.
+//! renamed over the target. A failure (or a drop before [`AtomicFile::commit`]) leaves no partial
+//! file behind. Reports are rendered straight into the temporary file, so a fleet's output is
+//! never held in memory as a whole.
 
-use std::io::Write;
-use std::path::Path;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// A file being written under a temporary name beside its target.
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    tmp: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file `.NAME.tmp-PID` in the target's directory.
+    ///
+    /// # Errors
+    /// A one-line message naming the path and the cause.
+    pub fn create(target: &Path) -> Result<AtomicFile, String> {
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .ok_or_else(|| format!("{}: not a file name", target.display()))?;
+        let tmp = dir.join(format!(
+            ".{}.tmp-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let f = File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        Ok(AtomicFile {
+            target: target.to_path_buf(),
+            tmp,
+            out: Some(BufWriter::new(f)),
+        })
+    }
+
+    /// The writer to render into.
+    pub fn writer(&mut self) -> &mut dyn Write {
+        self.out.as_mut().expect("writer used after commit")
+    }
+
+    /// Flushes, syncs and renames the temporary file over the target.
+    ///
+    /// # Errors
+    /// A one-line message naming the target and the cause; the temporary file is removed.
+    pub fn commit(mut self) -> Result<(), String> {
+        let out = self.out.take().expect("commit called once");
+        let r = out
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_all())
+            .and_then(|_| std::fs::rename(&self.tmp, &self.target));
+        r.map_err(|e| format!("cannot write {}: {e}", self.target.display()))
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Not committed (or the rename failed): leave nothing behind.
+        self.out.take();
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
 
 /// Writes `bytes` to `path` atomically.
 ///
 /// # Errors
 /// A one-line message naming the path and the cause.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| format!("{}: not a file name", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
+    let mut f = AtomicFile::create(path)?;
+    f.writer()
+        .write_all(bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    f.commit()
 }
 
 #[cfg(test)]
@@ -47,6 +95,12 @@ mod tests {
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1);
         assert!(write_atomic(&dir.join("missing-dir/x.md"), b"x").is_err());
+        // Dropped before commit: no target, no temporary.
+        let mut f = AtomicFile::create(&dir.join("never.md")).unwrap();
+        f.writer().write_all(b"partial").unwrap();
+        drop(f);
+        let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(left.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
