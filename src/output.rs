@@ -33,7 +33,8 @@ impl AtomicFile {
             name.to_string_lossy(),
             std::process::id()
         ));
-        let f = File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        let f =
+            File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
             tmp,

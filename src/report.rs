@@ -450,6 +450,52 @@ fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> 
     writeln!(out, "{t}\n")
 }
 
+/// RAC global reports: each instance's share of the cluster figure.
+fn write_per_instance(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
+    let rows: Vec<_> = d
+        .intervals
+        .iter()
+        .flat_map(|iv| iv.per_instance.iter().map(move |p| (iv, p)))
+        .collect();
+    if rows.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "## Instances of the RAC global report
+"
+    )?;
+    writeln!(
+        out,
+        "Each instance's IO from `IOStat by File Type` (row `Total` of its `I#`); sizing uses the cluster-wide `System Statistics (Global)`.
+"
+    )?;
+    let mut t = table(&[
+        "Interval",
+        "Instance",
+        "Reads/s",
+        "Writes/s",
+        "Read MB/s",
+        "Write MB/s",
+    ]);
+    for (iv, p) in rows {
+        t.add_row(vec![
+            format!(
+                "{} → {}",
+                when(&iv.interval.begin_time),
+                when(&iv.interval.end_time)
+            ),
+            p.instance.clone(),
+            opt_num(p.read_reqs_per_s, 2),
+            opt_num(p.write_reqs_per_s, 2),
+            opt_num(p.read_mb_s, 2),
+            opt_num(p.write_mb_s, 2),
+        ]);
+    }
+    right(&mut t, &[2, 3, 4, 5]);
+    writeln!(out, "{t}\n")
+}
+
 fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
     let iv = &d.intervals[d.character_interval];
     let w = &iv.workload;
@@ -630,6 +676,7 @@ fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
     if d.intervals.len() > 1 {
         write_intervals(out, d)?;
     }
+    write_per_instance(out, d)?;
     write_workload(out, d)?;
     if let Some(r) = &d.recommendation {
         write_recommendation(out, r)?;

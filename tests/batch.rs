@@ -279,3 +279,70 @@ fn an_interval_spanning_an_instance_restart_is_flagged_and_left_out_of_peaks() {
     assert!(ids.contains(&"restart"), "{ids:?}");
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn a_long_window_gets_the_peak_factor_of_the_hourly_series_in_the_run() {
+    let d = temp("factor");
+    let src = std::fs::read_to_string(root().join("fixtures/awr/awrrpt_19c_small.html")).unwrap();
+    // Three hourly intervals of SIZDEMO with read rates 2,400.12, 1,200.06 and 600.03 IOPS.
+    for (i, (snap, begin, end, reads)) in [
+        (4711, "10:00:05", "11:00:05", "2,400.12"),
+        (4712, "11:00:05", "12:00:05", "1,200.06"),
+        (4713, "12:00:05", "13:00:05", "600.03"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let t = src
+            .replace("Snaps: 4711-4712", &format!("Snaps: {snap}-{}", snap + 1))
+            .replace(">4712<", &format!(">{}<", snap + 1))
+            .replace(">4711<", &format!(">{snap}<"))
+            .replace("12-Mar-24 11:00:05", &format!("12-Mar-24 {end}"))
+            .replace("12-Mar-24 10:00:05", &format!("12-Mar-24 {begin}"))
+            .replace(">2,400.12<", &format!(">{reads}<"));
+        std::fs::write(d.join(format!("hour{i}.html")), t).unwrap();
+    }
+    // Another database with one 6-day report.
+    let Some(corpus) = corpus_awr() else { return };
+    std::fs::copy(
+        corpus.join("azure-lab1-dbv-19c-exadata-rac-global.html"),
+        d.join("week.html"),
+    )
+    .unwrap();
+    let v = run_json(std::slice::from_ref(&d), &Settings::default());
+    let dbs = v["databases"].as_array().unwrap();
+    let hourly = dbs
+        .iter()
+        .find(|x| x["database"]["db_name"] == "SIZDEMO")
+        .unwrap();
+    let s = &hourly["statistics"]["required_iops"];
+    let factor = s["p95"].as_f64().unwrap() / s["avg"].as_f64().unwrap();
+    let week = dbs
+        .iter()
+        .find(|x| x["database"]["db_name"] == "DBV")
+        .unwrap();
+    let msg = week["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["id"] == "long_window")
+        .expect("long_window warning")["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        msg.starts_with("interval of 10,080.25 min (168.0 h)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(&format!("peak at {factor:.2}×")),
+        "{msg} / {factor}"
+    );
+    // The hourly database itself gets no long-window warning.
+    assert!(!hourly["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["id"] == "long_window"));
+    std::fs::remove_dir_all(&d).unwrap();
+}

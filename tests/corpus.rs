@@ -239,6 +239,27 @@ fn rac_global_report_uses_cluster_wide_statistics() {
     assert_eq!(r["interval"]["elapsed_min"], 8640.2);
     // The 6-day window gets the peak warning; RAC global has no Buffer Hit %.
     assert_eq!(db["intervals"][0]["scope"], "cluster");
+    // Per-instance rows: IOStat by File Type, 'Total' of I# 1 and 2 (Reads/s, Writes/s, Read MB/s
+    // printed in MiB/s: 385.95 MiB/s = 404.70 MB/s).
+    let pi = db["intervals"][0]["per_instance"].as_array().unwrap();
+    assert_eq!(pi.len(), 2);
+    assert_eq!(pi[0]["instance"], "DBU1");
+    assert_close("dbu", "DBU1 reads/s", &pi[0]["read_reqs_per_s"], 857.77, 2);
+    assert_close(
+        "dbu",
+        "DBU1 writes/s",
+        &pi[0]["write_reqs_per_s"],
+        328.04,
+        2,
+    );
+    assert_close(
+        "dbu",
+        "DBU1 read MB/s",
+        &pi[0]["read_mb_s"],
+        385.95 * 1.048576,
+        2,
+    );
+    assert_close("dbu", "DBU2 reads/s", &pi[1]["read_reqs_per_s"], 881.48, 2);
     let warns = warning_ids(&db);
     assert!(warns.contains(&"long_window".to_string()), "{warns:?}");
     assert!(warns.contains(&"exadata".to_string()), "{warns:?}");
