@@ -24,7 +24,7 @@ use polars::prelude::*;
 use rayon::prelude::*;
 use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
-use sizer_parsers::Parsed;
+use sizer_parsers::{ParseError, Parsed};
 
 use crate::metrics::{self, Formula, Workload};
 use crate::model::{self, Model, SourceMeta, StatRow, View};
@@ -209,6 +209,10 @@ pub struct Duplicate {
     pub file: String,
     /// The file that was kept.
     pub duplicate_of: String,
+    /// The two disagree on `physical read/write total IO requests`, `… total bytes` or
+    /// `redo writes`: not a copy, a conflict (an edited file or a cloned database that kept its
+    /// DB Id); the first one read is kept.
+    pub differs: bool,
 }
 
 /// One interval of a database's series.
@@ -357,16 +361,25 @@ pub struct Input {
 ///
 /// A path that does not exist, or a directory entry that cannot be read, is a [`Failure`].
 pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
-    let mut inputs = Vec::new();
+    let mut inputs: Vec<Input> = Vec::new();
     let mut failures = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut add = |path: PathBuf, explicit: bool, inputs: &mut Vec<Input>| {
+        // The same file given twice (or reached twice through links) is read once.
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(key) {
+            inputs.push(Input { path, explicit });
+        }
+    };
     for p in paths {
         if p.is_dir() {
-            for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
+            // Symbolic links are followed (walkdir reports a link loop as an error).
+            for entry in walkdir::WalkDir::new(p)
+                .follow_links(true)
+                .sort_by_file_name()
+            {
                 match entry {
-                    Ok(e) if e.file_type().is_file() => inputs.push(Input {
-                        path: e.into_path(),
-                        explicit: false,
-                    }),
+                    Ok(e) if e.file_type().is_file() => add(e.into_path(), false, &mut inputs),
                     Ok(_) => {}
                     Err(e) => failures.push(Failure {
                         file: e
@@ -378,10 +391,7 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
                 }
             }
         } else {
-            inputs.push(Input {
-                path: p.clone(),
-                explicit: true,
-            });
+            add(p.clone(), true, &mut inputs);
         }
     }
     (inputs, failures)
@@ -440,6 +450,20 @@ fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
         workload,
         info: raw.info,
     })
+}
+
+/// The figures two copies of a report must agree on.
+fn fingerprint(i: &ReportInfo) -> Vec<Option<f64>> {
+    [
+        "physical read total IO requests",
+        "physical write total IO requests",
+        "physical read total bytes",
+        "physical write total bytes",
+        "redo writes",
+    ]
+    .iter()
+    .map(|n| i.statistics.get(*n).and_then(|v| v.total))
+    .collect()
 }
 
 /// Reports of the same database (and PDB), kind, instance and snapshots are the same report.
@@ -605,20 +629,26 @@ pub fn run_inputs(
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
     let mut extracts: Vec<Extract> = Vec::new();
-    let mut seen: HashMap<(u64, String, u8, u32, u64, u64), String> = HashMap::new();
+    let mut seen: HashMap<(u64, String, u8, u32, u64, u64), (String, Vec<Option<f64>>)> =
+        HashMap::new();
     let mut pending = inputs.into_iter();
     loop {
         let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
         if batch.is_empty() {
             break;
         }
-        let raws: Vec<(Input, Result<Raw, String>)> = batch
+        let raws: Vec<(Input, Result<Raw, (bool, String)>)> = batch
             .into_par_iter()
             .map(|inp| {
                 let file = inp.path.display().to_string();
                 let r = match sizer_parsers::parse_file(&inp.path) {
                     Ok(Parsed::Awr(report)) => Ok(reduce(file, report)),
-                    Err(e) => Err(e.to_string()),
+                    // A report that is truncated or lacks a section it needs is a broken report
+                    // (a failure wherever it was found); anything else is not a report.
+                    Err(e @ (ParseError::Truncated { .. } | ParseError::Section { .. })) => {
+                        Err((true, e.to_string()))
+                    }
+                    Err(e) => Err((false, e.to_string())),
                 };
                 bar.inc(1);
                 (inp, r)
@@ -628,26 +658,28 @@ pub fn run_inputs(
         for (inp, r) in raws {
             let r = r.and_then(|raw| {
                 let key = duplicate_key(&raw.info);
-                if let Some(first) = seen.get(&key) {
+                let figures = fingerprint(&raw.info);
+                if let Some((first, first_figures)) = seen.get(&key) {
                     duplicates.push(Duplicate {
                         file: raw.file,
                         duplicate_of: first.clone(),
+                        differs: *first_figures != figures,
                     });
                     return Ok(None);
                 }
-                seen.insert(key, raw.file.clone());
+                seen.insert(key, (raw.file.clone(), figures));
                 finish(raw, &formula)
                     .map(Some)
-                    .map_err(|e| format!("building the model: {e}"))
+                    .map_err(|e| (true, format!("building the model: {e}")))
             });
             match r {
                 Ok(Some(x)) => extracts.push(x),
                 Ok(None) => {}
-                Err(e) if inp.explicit => failures.push(Failure {
+                Err((broken, e)) if inp.explicit || broken => failures.push(Failure {
                     file: inp.path.display().to_string(),
                     error: e,
                 }),
-                Err(e) => skipped.push(Skipped {
+                Err((_, e)) => skipped.push(Skipped {
                     file: inp.path.display().to_string(),
                     reason: e,
                 }),
@@ -916,31 +948,31 @@ fn databases(
 /// Intervals longer than this average away the peaks the storage must serve.
 pub const LONG_WINDOW_MIN: f64 = 60.0;
 
-/// Warns about databases sized from intervals longer than [`LONG_WINDOW_MIN`], with the factor
-/// a user might apply: the largest p95 ÷ average of required (or measured) IOPS among the
-/// databases of this run that have at least 3 intervals of at most an hour. Without such a series
-/// no factor is invented.
+/// Warns about databases sized from intervals longer than [`LONG_WINDOW_MIN`] (+10 %), with the
+/// factor a user might apply: the database's own p95 ÷ time-weighted average of required (or
+/// measured) IOPS over its hourly intervals in this run (at least 3). Other databases' ratios are
+/// quoted only as a labelled reference; no factor is invented.
 fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
-    let factor = dbs
-        .iter()
-        .filter(|d| {
-            d.intervals
-                .iter()
-                .filter(|i| {
-                    !i.excluded
-                        && i.interval
-                            .elapsed_min
-                            .is_some_and(|m| m <= LONG_WINDOW_MIN * 1.05)
-                })
-                .count()
-                >= 3
-        })
-        .filter_map(|d| {
-            let s = d.statistics.get(&d.sizing_basis)?;
-            let (p95, avg) = (s.p95?, s.avg?);
-            (avg > 0.0).then(|| (p95 / avg, d.key.clone()))
-        })
-        .max_by(|a, b| a.0.total_cmp(&b.0));
+    // p95 ÷ average of each database that has an hourly series in this run.
+    let factor_of = |d: &DatabaseAnalysis| -> Option<f64> {
+        let hourly = d
+            .intervals
+            .iter()
+            .filter(|i| {
+                !i.excluded
+                    && i.interval
+                        .elapsed_min
+                        .is_some_and(|m| m <= LONG_WINDOW_MIN * 1.1)
+            })
+            .count();
+        if hourly < 3 {
+            return None;
+        }
+        let s = d.statistics.get(&d.sizing_basis)?;
+        let (p95, avg) = (s.p95?, s.avg?);
+        (avg > 0.0).then(|| p95 / avg)
+    };
+    let others: Vec<f64> = dbs.iter().filter_map(factor_of).collect();
     for d in dbs.iter_mut() {
         let longest = d
             .intervals
@@ -951,11 +983,18 @@ fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
         if longest <= LONG_WINDOW_MIN * 1.1 {
             continue;
         }
-        let hint = match &factor {
-            Some((f, from)) => format!(
-                "in this run, hourly intervals of {from} peak at {f:.2}× their average (p95 ÷ time-weighted average); applying such a factor, or sizing from hourly reports of the busiest period, restores the peak"
+        let hint = match (factor_of(d), others.is_empty()) {
+            (Some(f), _) => format!(
+                "this database's own hourly intervals in this run peak at {f:.2}× their average (p95 ÷ time-weighted average): a factor to apply to its long-window figures, or size from the hourly reports"
             ),
-            None => "this run has no hourly series to derive a peak factor from: size from hourly (or shorter) reports of the busiest period, as OMAT and AWR Miner do".to_string(),
+            (None, false) => {
+                let lo = others.iter().cloned().fold(f64::INFINITY, f64::min);
+                let hi = others.iter().cloned().fold(0.0, f64::max);
+                format!(
+                    "it has no hourly series here; for reference only, the hourly series of other databases in this run peak at {lo:.2}×–{hi:.2}× their average, which is not this database's ratio: size from hourly (or shorter) reports of its busiest period"
+                )
+            }
+            (None, true) => "this run has no hourly series to derive a peak factor from: size from hourly (or shorter) reports of the busiest period, as OMAT and AWR Miner do".to_string(),
         };
         d.warnings.push(Warning {
             id: "long_window".into(),
@@ -1137,8 +1176,54 @@ fn database(
             .then(a.interval.begin_snap.cmp(&b.interval.begin_snap))
     });
 
+    // Overlapping intervals (a 2-hour report beside the two hourly ones it spans) would count the
+    // same load twice: the longer one is left out.
+    let spans: Vec<(u64, u64)> = intervals
+        .iter()
+        .map(|i| (i.interval.begin_snap, i.interval.end_snap))
+        .collect();
+    for (k, iv) in intervals.iter_mut().enumerate() {
+        let (b, e) = spans[k];
+        let inside: Vec<String> = spans
+            .iter()
+            .enumerate()
+            .filter(|&(j, &(b2, e2))| {
+                j != k && b2 < e && b < e2 && (e2 - b2 < e - b || (e2 - b2 == e - b && j < k))
+            })
+            .map(|(_, &(b2, e2))| format!("{b2}–{e2}"))
+            .collect();
+        if !inside.is_empty() {
+            iv.excluded = true;
+            iv.flags.push(format!(
+                "overlap: snapshots {b}–{e} overlap the shorter interval(s) {}; left out so that no load counts twice",
+                inside.join(", ")
+            ));
+        }
+    }
+    // Partial RAC intervals (an instance's report missing) understate the database: left out
+    // when complete intervals exist.
+    let partial = |i: &IntervalRow| i.flags.iter().any(|f| f.starts_with("partial"));
+    if intervals.iter().any(|i| !i.excluded && !partial(i)) {
+        for iv in intervals.iter_mut().filter(|i| !i.excluded && partial(i)) {
+            iv.excluded = true;
+            iv.flags
+                .push("left out of statistics: complete intervals exist".to_string());
+        }
+    }
+    // Every interval flagged: use them all rather than size nothing, and say so.
+    let all_flagged = !intervals.is_empty() && intervals.iter().all(|i| i.excluded);
+    if all_flagged {
+        warnings.push(Warning {
+            id: "all_flagged".into(),
+            message: "every interval is flagged (see Intervals): the statistics use them anyway, so treat the sizing as approximate".into(),
+        });
+    }
+
     // Series statistics over the intervals that count.
-    let counted: Vec<&IntervalRow> = intervals.iter().filter(|i| !i.excluded).collect();
+    let counted: Vec<&IntervalRow> = intervals
+        .iter()
+        .filter(|i| !i.excluded || all_flagged)
+        .collect();
     let weights: Vec<f64> = counted
         .iter()
         .map(|i| i.interval.elapsed_min.unwrap_or(0.0))
@@ -1217,6 +1302,10 @@ fn database(
                 "rac_partial"
             } else if f.starts_with("restart") {
                 "restart"
+            } else if f.starts_with("overlap") {
+                "overlap"
+            } else if f.starts_with("left out") {
+                continue;
             } else {
                 "interval"
             };
@@ -1244,14 +1333,21 @@ fn database(
         capacity_gib: settings.capacity_gib,
         ..Demand::default()
     };
+    // Throughput: the statistic of total MB/s (the figure printed), split between reads and
+    // writes in the proportion of their own statistics.
+    let (read_mb_s, write_mb_s) = match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s"))
+    {
+        (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
+        (_, r, w) => (r.unwrap_or(0.0), w.unwrap_or(0.0)),
+    };
     match (target, cw) {
         (Some(t), Some(cw)) => {
             demand = Demand {
                 required_iops: t,
                 read_iops: stat("read_iops").unwrap_or(0.0),
                 write_iops: stat("write_iops").unwrap_or(0.0),
-                read_mb_s: stat("read_mb_s").unwrap_or(0.0),
-                write_mb_s: stat("write_mb_s").unwrap_or(0.0),
+                read_mb_s,
+                write_mb_s,
                 avg_read_kib: cw.avg_read_kib.value,
                 avg_write_kib: cw.avg_write_kib.value,
                 small_read_share: match (cw.small_read_iops.value, cw.read_iops.value) {

@@ -110,7 +110,7 @@ enum Format {
 enum SizeOnArg {
     /// Time-weighted average of the intervals.
     Avg,
-    /// Median interval.
+    /// Median of the intervals (interpolated between the two middle ones).
     P50,
     /// 95th percentile of the intervals.
     P95,
@@ -126,6 +126,14 @@ enum Platform {
     Onprem,
     /// AWS EBS volumes.
     Aws,
+}
+
+fn names(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn main() -> ExitCode {
@@ -150,21 +158,6 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
     }
     if a.output.as_deref() == Some(Path::new("-")) {
         a.output = None;
-    }
-    // Inputs are never modified: refuse an output path that names one of them.
-    if let Some(out) = &a.output {
-        let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(out)) {
-            (Ok(x), Ok(y)) => x == y,
-            _ => p == out.as_path(),
-        };
-        if let Some(p) = a.files.iter().find(|p| same(p)) {
-            eprintln!(
-                "sizer: -o {} is one of the inputs; refusing to overwrite {}",
-                out.display(),
-                p.display()
-            );
-            return ExitCode::from(2);
-        }
     }
     let rules = match &a.rules {
         Some(dir) => RuleSet::load_dir(dir),
@@ -218,6 +211,27 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         ..settings
     };
     let (inputs, failures) = analyze::discover(&a.files);
+    if inputs.is_empty() && failures.is_empty() {
+        eprintln!("sizer: no files found in {}", names(&a.files));
+        return ExitCode::from(1);
+    }
+    // Inputs are never modified: refuse an output path that names one of them, including files
+    // found inside the directories given.
+    let input_paths: std::collections::HashSet<PathBuf> = inputs
+        .iter()
+        .map(|i| std::fs::canonicalize(&i.path).unwrap_or_else(|_| i.path.clone()))
+        .collect();
+    for (flag, out) in [("-o", &a.output), ("--export", &a.export)] {
+        let Some(out) = out else { continue };
+        let canon = std::fs::canonicalize(out).unwrap_or_else(|_| out.clone());
+        if input_paths.contains(&canon) {
+            eprintln!(
+                "sizer: {flag} {} is one of the inputs; refusing to overwrite it",
+                out.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()
@@ -244,21 +258,23 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             run.skipped.len()
         );
     }
-    if let Some(path) = &a.export {
-        if let Err(e) = export::write(&run, path) {
-            eprintln!("sizer: {e}");
-            return ExitCode::from(1);
-        }
-    }
     if run.analyses.is_empty() {
-        match (&a.output, a.format) {
-            (Some(out), _) => eprintln!("sizer: nothing analysed; {} not written", out.display()),
-            // Scripts still get a JSON document, with every input under `failed`.
-            (None, Format::Json) => {
-                let mut out = std::io::stdout().lock();
-                let _ = report::json(&run, &mut out);
+        match &a.output {
+            Some(out) => {
+                for f in &run.skipped {
+                    eprintln!("sizer: {}: skipped: {}", f.file, f.reason);
+                }
+                eprintln!("sizer: nothing analysed; {} not written", out.display());
             }
-            (None, Format::Markdown) => {}
+            // stdout still gets the lists of what was skipped or failed, and scripts a JSON
+            // document with every input under `failed`/`skipped`.
+            None => {
+                let mut out = std::io::stdout().lock();
+                let _ = match a.format {
+                    Format::Json => report::json(&run, &mut out),
+                    Format::Markdown => report::markdown(&run, &mut out),
+                };
+            }
         }
         return ExitCode::from(1);
     }
@@ -283,6 +299,27 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
     };
     if let Err(e) = written {
         eprintln!("sizer: {e}");
+        return ExitCode::from(1);
+    }
+    if let Some(path) = &a.output {
+        eprintln!("sizer: wrote {}", path.display());
+    }
+    // The export follows the report, so a report that cannot be written leaves no export either.
+    if let Some(path) = &a.export {
+        if let Err(e) = export::write(&run, path) {
+            eprintln!("sizer: {e}");
+            return ExitCode::from(1);
+        }
+        eprintln!("sizer: wrote {}", path.display());
+    }
+    let not_sized: Vec<&str> = run
+        .databases
+        .iter()
+        .filter(|d| d.recommendation.is_none())
+        .map(|d| d.key.as_str())
+        .collect();
+    if !not_sized.is_empty() {
+        eprintln!("sizer: could not size {}", not_sized.join(", "));
         return ExitCode::from(1);
     }
     let strict_failure = a.strict && !run.skipped.is_empty();

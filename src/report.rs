@@ -294,7 +294,7 @@ fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
             "{}{}",
             sized("required_iops", 2),
             if d.sizing_basis == "measured_iops" {
-                " — unknown, sizing uses measured IOPS"
+                " (sizing uses measured IOPS)"
             } else {
                 ""
             }
@@ -364,7 +364,10 @@ fn basis_text(d: &DatabaseAnalysis) -> &'static str {
 }
 
 fn size_on_text(d: &DatabaseAnalysis) -> String {
-    let n = d.intervals.iter().filter(|i| !i.excluded).count();
+    let n = match d.intervals.iter().filter(|i| !i.excluded).count() {
+        0 => d.intervals.len(), // every interval flagged: all are used (warning `all_flagged`)
+        n => n,
+    };
     match (d.size_on, n) {
         (_, 1) => "one interval".to_string(),
         (SizeOn::Avg, n) => format!("time-weighted average of {n} intervals"),
@@ -443,7 +446,11 @@ fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> 
             opt_num(s.p95, dec),
             opt_num(s.p99, dec),
             opt_num(s.max, dec),
-            format!("{} → {}", when(&s.peak_begin), when(&s.peak_end)),
+            if f == "cache_hit_pct" {
+                "– (the best hit ratio is no peak)".to_string()
+            } else {
+                format!("{} → {}", when(&s.peak_begin), when(&s.peak_end))
+            },
         ]);
     }
     right(&mut t, &[2, 3, 4, 5, 6]);
@@ -714,36 +721,79 @@ fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
     writeln!(out)
 }
 
+/// Short meanings of warning ids, for the fleet table's legend.
+fn warning_legend(id: &str) -> &'static str {
+    match id {
+        "rac_instance" => "a report covers one instance of a RAC database: the figures are a lower bound unless every instance's report is given",
+        "rac_partial" => "an interval lacks some RAC instance's report",
+        "pdb_report" => "PDB-level report: size from CDB-level reports",
+        "exadata" => "Exadata: a non-Exadata array would see a different IO profile",
+        "long_window" => "a report window much longer than an hour hides peaks",
+        "restart" => "an instance restarted inside an interval (left out)",
+        "overlap" => "overlapping reports: the longer one is left out",
+        "required_unknown" => "required IOPS unknown: sized on measured IOPS",
+        "io_profile_mismatch" => "IO Profile disagrees with Instance Activity Stats",
+        "all_flagged" => "every interval is flagged: approximate",
+        "cannot_size" => "no IOPS figure: not sized",
+        "slow-single-block-reads" | "slow-log-writes" => "slow storage today: measured IOPS may understate demand",
+        "parser" => "cells that could not be read",
+        _ => "see the database's section",
+    }
+}
+
 fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     let size_on = run.databases.first().map(|d| d.size_on).unwrap_or_default();
+    let stat_name = if size_on == SizeOn::Avg {
+        "time-weighted average".to_string()
+    } else {
+        size_on.name().to_string()
+    };
     writeln!(out, "# Storage sizing: fleet summary\n")?;
     writeln!(
         out,
-        "{} database(s) from {} report(s); each sized on the {} of its intervals plus headroom. {} file(s) skipped, {} duplicate report(s) counted once, {} file(s) failed.\n",
+        "{} database(s) from {} report(s); each sized on the {stat_name} of its intervals plus headroom.{}{}{}\n",
         run.databases.len(),
         run.analyses.len(),
-        if size_on == SizeOn::Avg {
-            "time-weighted average".to_string()
-        } else {
-            size_on.name().to_string()
+        match run.failures.len() {
+            0 => String::new(),
+            n => format!(" {n} file(s) could not be analysed (see the end)."),
         },
-        run.skipped.len(),
-        run.duplicates.len(),
-        run.failures.len()
+        match run.skipped.len() {
+            0 => String::new(),
+            n => format!(" {n} file(s) that are not reports were skipped."),
+        },
+        match run.duplicates.len() {
+            0 => String::new(),
+            n => format!(" {n} duplicate report(s) counted once."),
+        },
     )?;
+    let capacity_given = run
+        .databases
+        .iter()
+        .filter_map(|d| d.recommendation.as_ref())
+        .any(|r| r.capacity_given);
+    if !capacity_given {
+        writeln!(
+            out,
+            "Capacity was not given (`--capacity-gib`): drives and volumes are the minimum for the sized IOPS and MB/s, and the AWS costs leave out the data's own capacity.\n"
+        )?;
+    }
+    let header_stat = format!("Required IOPS ({stat_name})");
     let mut t = table(&[
         "Database",
         "Reports",
         "Intervals",
-        "Size basis",
-        "IOPS",
+        header_stat.as_str(),
         "MB/s",
+        "Sized IOPS (+headroom)",
         "Cache hit %",
         "On-premises",
         "AWS",
         "AWS $/month",
         "Warnings",
     ]);
+    let (mut sum_iops, mut sum_mb, mut sum_sized, mut sum_cost) = (0.0, 0.0, 0.0, 0.0);
+    let mut ids_seen: Vec<String> = Vec::new();
     for d in &run.databases {
         let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
         let rec = |p: &str| -> (String, Option<f64>) {
@@ -760,26 +810,74 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         };
         let (onprem, _) = rec("onprem");
         let (aws, cost) = rec("aws");
+        let iops = stat(&d.sizing_basis);
+        let sized = d.recommendation.as_ref().map(|r| r.sized_iops);
+        sum_iops += iops.unwrap_or(0.0);
+        sum_mb += stat("total_mb_s").unwrap_or(0.0);
+        sum_sized += sized.unwrap_or(0.0);
+        sum_cost += cost.unwrap_or(0.0);
+        let mut ids: Vec<&str> = Vec::new();
+        for w in &d.warnings {
+            if !ids.contains(&w.id.as_str()) {
+                ids.push(&w.id);
+            }
+            if !ids_seen.contains(&w.id) {
+                ids_seen.push(w.id.clone());
+            }
+        }
         t.add_row(vec![
             d.key.clone(),
             d.sources.len().to_string(),
             d.intervals.len().to_string(),
-            format!("{}, {}", size_on_text(d), basis_text(d)),
-            opt_num(stat(&d.sizing_basis), 2),
+            format!(
+                "{}{}",
+                opt_num(iops, 2),
+                if d.sizing_basis == "measured_iops" {
+                    " (measured)"
+                } else {
+                    ""
+                }
+            ),
             opt_num(stat("total_mb_s"), 2),
+            opt_num(sized, 0),
             metric_text(&d.intervals[d.character_interval].workload.cache_hit_pct),
             onprem,
             aws,
             cost.map(|c| fmt_num(c, 2)).unwrap_or_else(|| "–".into()),
-            {
-                let mut ids: Vec<&str> = d.warnings.iter().map(|w| w.id.as_str()).collect();
-                ids.dedup();
-                ids.join(", ")
-            },
+            ids.join(", "),
         ]);
     }
-    right(&mut t, &[1, 2, 4, 5, 6, 9]);
-    writeln!(out, "{t}\n")
+    t.add_row(vec![
+        "Total (sum of databases)".to_string(),
+        run.analyses.len().to_string(),
+        run.databases
+            .iter()
+            .map(|d| d.intervals.len())
+            .sum::<usize>()
+            .to_string(),
+        fmt_num(sum_iops, 2),
+        fmt_num(sum_mb, 2),
+        fmt_num(sum_sized, 0),
+        String::new(),
+        String::new(),
+        String::new(),
+        fmt_num(sum_cost, 2),
+        String::new(),
+    ]);
+    right(&mut t, &[1, 2, 3, 4, 5, 6, 9]);
+    writeln!(out, "{t}\n")?;
+    writeln!(
+        out,
+        "Each database's figures are the {stat_name} of its own intervals; the total adds them as if their peaks coincided (an upper bound for a shared array). Cache hit % is that of the interval whose IOPS is closest to the sizing figure.\n"
+    )?;
+    if !ids_seen.is_empty() {
+        writeln!(out, "Warnings:\n")?;
+        for id in &ids_seen {
+            writeln!(out, "- `{id}`: {}", warning_legend(id))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
 }
 
 fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
@@ -791,20 +889,47 @@ fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         writeln!(out)?;
     }
     if !run.skipped.is_empty() {
-        writeln!(out, "# Skipped ({} files)\n", run.skipped.len())?;
+        writeln!(
+            out,
+            "# Skipped: not reports ({} files)\n",
+            run.skipped.len()
+        )?;
+        // Grouped by reason, so the few that matter (AWR text, Statspack) are not buried.
+        let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
         for f in &run.skipped {
-            writeln!(out, "- `{}`: {}", f.file, f.reason)?;
+            match groups.iter_mut().find(|(r, _)| *r == f.reason) {
+                Some((_, files)) => files.push(&f.file),
+                None => groups.push((&f.reason, vec![&f.file])),
+            }
+        }
+        groups.sort_by_key(|(_, files)| files.len());
+        for (reason, files) in groups {
+            writeln!(out, "- {reason} ({} file(s)):", files.len())?;
+            for f in files.iter().take(10) {
+                writeln!(out, "  - `{f}`")?;
+            }
+            if files.len() > 10 {
+                writeln!(out, "  - … and {} more", files.len() - 10)?;
+            }
         }
         writeln!(out)?;
     }
     if !run.duplicates.is_empty() {
         writeln!(out, "# Duplicates (counted once)\n")?;
         for f in &run.duplicates {
-            writeln!(
-                out,
-                "- `{}`: same database, instance and snapshots as `{}`",
-                f.file, f.duplicate_of
-            )?;
+            if f.differs {
+                writeln!(
+                    out,
+                    "- `{}`: same database, instance and snapshots as `{}` but **different figures** (an edited copy, or a cloned database that kept its DB Id); `{}` was used",
+                    f.file, f.duplicate_of, f.duplicate_of
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "- `{}`: same database, instance, snapshots and figures as `{}`",
+                    f.file, f.duplicate_of
+                )?;
+            }
         }
         writeln!(out)?;
     }

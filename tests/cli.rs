@@ -309,7 +309,12 @@ fn each_bad_fixture_fails_with_one_line_naming_file_and_problem() {
     for (file, problem) in BAD {
         let o = sizer(&["analyze", file]);
         assert_exit(&o, 1);
-        assert_eq!(stdout(&o), "", "{file}: nothing analysed, nothing printed");
+        // Nothing analysed: stdout lists the file under "Not analysed", stderr has the one line.
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("# Not analysed") && out.contains(file),
+            "{file}: {out}"
+        );
         let err = stderr(&o);
         let lines: Vec<&str> = err.lines().collect();
         assert_eq!(lines.len(), 1, "{file}: one line on stderr, got:\n{err}");
@@ -327,7 +332,9 @@ fn each_bad_fixture_fails_with_one_line_naming_file_and_problem() {
     args.extend(BAD.iter().map(|(f, _)| *f));
     let o = sizer(&args);
     assert_exit(&o, 1);
-    assert_eq!(stdout(&o), "");
+    let out = stdout(&o);
+    assert!(out.starts_with("# Not analysed"), "{out}");
+    assert!(BAD.iter().all(|(f, _)| out.contains(f)), "{out}");
     let err = stderr(&o);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), BAD.len(), "{err}");
@@ -413,7 +420,7 @@ fn output_file_has_the_stdout_bytes_and_no_temporary_is_left() {
         ]);
         assert_exit(&o, 0);
         assert_eq!(stdout(&o), "", "with -o nothing goes to stdout");
-        assert_eq!(stderr(&o), "");
+        assert_eq!(stderr(&o), format!("sizer: wrote {}\n", out.display()));
         let written = std::fs::read(&out).expect("output file written");
         assert!(
             written == printed.stdout,
@@ -566,8 +573,12 @@ fn a_directory_is_searched_and_unreadable_files_in_it_are_skipped_unless_strict(
         md.contains("# Storage sizing: SIZDEMO (DB Id 3141592653)"),
         "{md}"
     );
-    assert!(md.contains("# Skipped (1 files)"), "{md}");
-    assert!(md.contains("empty.html`: the file is empty"), "{md}");
+    assert!(md.contains("# Skipped: not reports (1 files)"), "{md}");
+    assert!(
+        md.contains("- the file is empty: expected an AWR HTML report (1 file(s)):"),
+        "{md}"
+    );
+    assert!(md.contains("empty.html`"), "{md}");
     assert!(stderr(&o).contains("skipped 1 file(s)"), "{}", stderr(&o));
     let o = sizer(&["analyze", "--strict", d]);
     assert_exit(&o, 1);
@@ -586,4 +597,40 @@ fn export_writes_the_model_as_csv_and_rejects_other_extensions() {
     let o = sizer(&["analyze", "--export", "model.xlsx", GOOD_19C]);
     assert_exit(&o, 2);
     assert!(stderr(&o).contains(".parquet or .csv"));
+}
+
+#[test]
+fn output_naming_a_file_found_in_a_scanned_directory_is_refused() {
+    let dir = TempDir::new("dir-self-output");
+    let input = dir.path().join("r1.html");
+    std::fs::copy(root().join(GOOD_19C), &input).unwrap();
+    let before = std::fs::read(&input).unwrap();
+    // A CSV of the user's own in the same directory: not a report, but an input all the same.
+    let csv = dir.path().join("capacity.csv");
+    std::fs::write(&csv, "db,gib\nSIZDEMO,2048\n").unwrap();
+    let d = dir.path().to_str().unwrap();
+    for (flag, target) in [("-o", &input), ("--export", &csv)] {
+        let kept = std::fs::read(target).unwrap();
+        let o = sizer(&["analyze", d, flag, target.to_str().unwrap()]);
+        assert_exit(&o, 2);
+        assert!(
+            stderr(&o).contains("is one of the inputs"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(
+            std::fs::read(target).unwrap(),
+            kept,
+            "input modified by {flag}"
+        );
+    }
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+}
+
+#[test]
+fn an_empty_directory_says_so() {
+    let dir = TempDir::new("empty-dir");
+    let o = sizer(&["analyze", dir.path().to_str().unwrap()]);
+    assert_exit(&o, 1);
+    assert!(stderr(&o).contains("no files found in"), "{}", stderr(&o));
 }
