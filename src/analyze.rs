@@ -80,8 +80,8 @@ pub struct Settings {
 pub struct SourceInfo {
     /// Path as given or found.
     pub file: String,
-    /// `awr_html`.
-    pub format: &'static str,
+    /// `awr_html`, `awr_text` or `statspack`.
+    pub format: String,
     /// `instance`, `rac_global`, `pdb`.
     pub report_kind: &'static str,
     /// The report's `<title>` (`AWR Report for DB: …, Snaps: …`).
@@ -305,9 +305,9 @@ pub struct DatabaseAnalysis {
     pub instance_info: Vec<InstanceInfo>,
     /// Files that contributed (duplicates excluded).
     pub sources: Vec<String>,
-    /// Report kind of each source (`instance`, `rac_global`, `pdb`) and its `<title>`, in
-    /// `sources` order.
-    pub source_kinds: Vec<(String, String)>,
+    /// Report kind of each source (`instance`, `rac_global`, `pdb`), its title, and its format
+    /// (`awr_html`, `awr_text`, `statspack`), in `sources` order.
+    pub source_kinds: Vec<(String, String, String)>,
     /// The interval series, in time order.
     pub intervals: Vec<IntervalRow>,
     /// Statistics of each figure over the intervals, keyed by the [`Workload`] field name.
@@ -401,6 +401,10 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
 #[derive(Debug, Clone)]
 struct ReportInfo {
     kind: ReportKind,
+    /// `awr_html`, `awr_text`, `statspack`.
+    format: String,
+    /// Decimals of the report's `per Second` rates.
+    rate_decimals: u32,
     title: String,
     heading: String,
     db: DbInfo,
@@ -443,7 +447,12 @@ fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
             .map(|i| i.name.clone())
             .unwrap_or_else(|| "*".into()),
     };
-    let workload = metrics::workload(&View::of(&part, &inst)?, kind_name(raw.info.kind), formula);
+    let workload = metrics::workload(
+        &View::of(&part, &inst)?,
+        kind_name(raw.info.kind),
+        formula,
+        raw.info.rate_decimals,
+    );
     Ok(Extract {
         file: raw.file,
         part,
@@ -451,6 +460,12 @@ fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
         info: raw.info,
     })
 }
+
+/// Identity of a report: database, PDB, kind, instance number, begin and end snapshot ids.
+type DuplicateKey = (u64, String, u8, u32, u64, u64);
+
+/// Why a file gave no report: (is a broken report rather than not a report, the message).
+type ReadError = (bool, String);
 
 /// The figures two copies of a report must agree on.
 fn fingerprint(i: &ReportInfo) -> Vec<Option<f64>> {
@@ -467,7 +482,7 @@ fn fingerprint(i: &ReportInfo) -> Vec<Option<f64>> {
 }
 
 /// Reports of the same database (and PDB), kind, instance and snapshots are the same report.
-fn duplicate_key(i: &ReportInfo) -> (u64, String, u8, u32, u64, u64) {
+fn duplicate_key(i: &ReportInfo) -> DuplicateKey {
     let container = match i.kind {
         ReportKind::Pdb => {
             i.db.containers
@@ -520,6 +535,8 @@ fn reduce(file: String, r: AwrReport) -> Raw {
         .collect();
     let info = ReportInfo {
         kind: r.kind,
+        format: r.source_format.clone(),
+        rate_decimals: r.rate_decimals,
         title: r.title,
         heading: r.heading,
         db: r.db,
@@ -629,15 +646,14 @@ pub fn run_inputs(
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
     let mut extracts: Vec<Extract> = Vec::new();
-    let mut seen: HashMap<(u64, String, u8, u32, u64, u64), (String, Vec<Option<f64>>)> =
-        HashMap::new();
+    let mut seen: HashMap<DuplicateKey, (String, Vec<Option<f64>>)> = HashMap::new();
     let mut pending = inputs.into_iter();
     loop {
         let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
         if batch.is_empty() {
             break;
         }
-        let raws: Vec<(Input, Result<Raw, (bool, String)>)> = batch
+        let raws: Vec<(Input, Result<Raw, ReadError>)> = batch
             .into_par_iter()
             .map(|inp| {
                 let file = inp.path.display().to_string();
@@ -776,7 +792,7 @@ fn report_analysis(file: &str, r: &ReportInfo, w: Workload) -> Analysis {
     Analysis {
         source: SourceInfo {
             file: file.to_string(),
-            format: "awr_html",
+            format: r.format.clone(),
             report_kind: kind_name(r.kind),
             title: r.title.clone(),
             heading: r.heading.clone(),
@@ -1086,7 +1102,15 @@ fn database(
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
         let workload = match &view {
-            Some(v) => metrics::workload(v, "rac_sum", formula),
+            Some(v) => metrics::workload(
+                v,
+                "rac_sum",
+                formula,
+                used.iter()
+                    .map(|&m| infos[m].1.rate_decimals)
+                    .min()
+                    .unwrap_or(2),
+            ),
             None => analyses[used[0]].workload.clone(),
         };
         let mut per_instance = Vec::new();
@@ -1404,6 +1428,7 @@ fn database(
                 (
                     kind_name(infos[m].1.kind).to_string(),
                     infos[m].1.title.clone(),
+                    infos[m].1.format.clone(),
                 )
             })
             .collect(),

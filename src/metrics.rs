@@ -191,7 +191,9 @@ fn missing(stat: &str, kind: &str) -> String {
 /// Computes the workload of one source from its model rows.
 ///
 /// `kind` is the report kind (`instance`, `rac_global`, `pdb`), used only in unknown reasons.
-pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
+/// `rate_decimals` is the precision the report prints its `per Second` rates with (2 in HTML
+/// reports, 1 in most text reports): the IOPS and bytes/s figures are given to it.
+pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> Workload {
     let rate = |stat: &str| -> Result<f64, String> {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.per_second)
@@ -326,24 +328,24 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
             .join(" + ")
     );
     Workload {
-        read_iops: Metric::of(r.clone(), "IOPS", 2, format!("'{RD}' per Second")),
-        write_iops: Metric::of(w.clone(), "IOPS", 2, format!("'{WR}' per Second")),
-        redo_writes_per_s: Metric::of(redo, "writes/s", 2, "'redo writes' per Second"),
+        read_iops: Metric::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
+        write_iops: Metric::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
+        redo_writes_per_s: Metric::of(redo, "writes/s", rate_decimals, "'redo writes' per Second"),
         measured_iops: Metric::of(
             measured.clone(),
             "IOPS",
-            2,
+            rate_decimals,
             format!("'{RD}' + '{WR}' per Second"),
         ),
-        required_iops: Metric::of(required, "IOPS", 2, formula_from),
+        required_iops: Metric::of(required, "IOPS", rate_decimals, formula_from),
         io_profile_total_iops: Metric::of(
             io_total,
             "IOPS",
             io_decimals,
             "IO Profile 'Total Requests' Read+Write per Second (as printed)",
         ),
-        read_bytes_per_s: Metric::of(rb.clone(), "bytes/s", 2, format!("'{RB}' per Second")),
-        write_bytes_per_s: Metric::of(wb.clone(), "bytes/s", 2, format!("'{WB}' per Second")),
+        read_bytes_per_s: Metric::of(rb.clone(), "bytes/s", rate_decimals, format!("'{RB}' per Second")),
+        write_bytes_per_s: Metric::of(wb.clone(), "bytes/s", rate_decimals, format!("'{WB}' per Second")),
         read_mb_s: Metric::of(
             rb.clone().map(|b| b / 1e6),
             "MB/s",
@@ -386,10 +388,10 @@ pub fn workload(v: &View, kind: &str, formula: &Formula) -> Workload {
             1,
             format!("100 × '{RD}' / ('{RD}' + '{WR}')"),
         ),
-        small_read_iops: Metric::of(small(&r, RM), "IOPS", 2, format!("'{RD}' − '{RM}'")),
-        large_read_iops: Metric::of(rate(RM), "IOPS", 2, format!("'{RM}' per Second")),
-        small_write_iops: Metric::of(small(&w, WM), "IOPS", 2, format!("'{WR}' − '{WM}'")),
-        large_write_iops: Metric::of(rate(WM), "IOPS", 2, format!("'{WM}' per Second")),
+        small_read_iops: Metric::of(small(&r, RM), "IOPS", rate_decimals, format!("'{RD}' − '{RM}'")),
+        large_read_iops: Metric::of(rate(RM), "IOPS", rate_decimals, format!("'{RM}' per Second")),
+        small_write_iops: Metric::of(small(&w, WM), "IOPS", rate_decimals, format!("'{WR}' − '{WM}'")),
+        large_write_iops: Metric::of(rate(WM), "IOPS", rate_decimals, format!("'{WM}' per Second")),
         direct_read_pct: Metric::of(
             (|| {
                 let pr = total("physical reads")?;

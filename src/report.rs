@@ -590,11 +590,16 @@ fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
         format!(" ({})", flags.join(", "))
     };
     if d.sources.len() <= 6 {
-        for (file, (kind, title)) in d.sources.iter().zip(&d.source_kinds) {
-            let kind = match kind.as_str() {
-                "rac_global" => "AWR RAC global report",
-                "pdb" => "AWR PDB report",
-                _ => "AWR instance report",
+        for (file, (kind, title, format)) in d.sources.iter().zip(&d.source_kinds) {
+            let what = match kind.as_str() {
+                "rac_global" => "RAC global report",
+                "pdb" => "PDB report",
+                _ => "instance report",
+            };
+            let kind = match format.as_str() {
+                "statspack" => "Statspack report".to_string(),
+                "awr_text" => format!("AWR {what} (text)"),
+                _ => format!("AWR {what}"),
             };
             writeln!(
                 out,

@@ -387,3 +387,74 @@ fn an_interval_spanning_shorter_ones_is_left_out_so_no_load_counts_twice() {
     assert_eq!(db["statistics"]["required_iops"]["n"], 2);
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// A text report and an HTML report of the same data give the same recommendation (issue 4): the
+/// project's fixture pairs (see `fixtures/README.md`).
+#[test]
+fn text_and_html_reports_of_the_same_data_give_the_same_recommendation() {
+    let pairs = [
+        (
+            "fixtures/awr/text/awrrpt_19c_small.txt",
+            "fixtures/awr/awrrpt_19c_small.html",
+        ),
+        (
+            "fixtures/awr/text/awrrpt_11203_small.txt",
+            "fixtures/awr/awrrpt_11203_small.html",
+        ),
+        (
+            "fixtures/awr/text/awrrpt_11204_small.txt",
+            "fixtures/awr/text/awrrpt_11204_small.html",
+        ),
+        (
+            "fixtures/awr/text/awrrpt_121_small.txt",
+            "fixtures/awr/text/awrrpt_121_small.html",
+        ),
+        (
+            "fixtures/awr/text/awrgrpt_19c_small.txt",
+            "fixtures/awr/text/awrgrpt_19c_small.html",
+        ),
+    ];
+    for (text, html) in pairs {
+        let t = run_json(&[root().join(text)], &Settings::default());
+        let h = run_json(&[root().join(html)], &Settings::default());
+        assert_eq!(t["reports"][0]["source"]["format"], "awr_text", "{text}");
+        assert_eq!(h["reports"][0]["source"]["format"], "awr_html", "{html}");
+        let (td, hd) = (&t["databases"][0], &h["databases"][0]);
+        assert_eq!(td["key"], hd["key"], "{text}");
+        // Figures agree to the text report's precision (it prints rates with fewer decimals).
+        for m in [
+            "read_iops",
+            "write_iops",
+            "redo_writes_per_s",
+            "measured_iops",
+            "required_iops",
+        ] {
+            let (a, b) = (
+                td["intervals"][0]["workload"][m]["value"].as_f64().unwrap(),
+                hd["intervals"][0]["workload"][m]["value"].as_f64().unwrap(),
+            );
+            let dec = td["intervals"][0]["workload"][m]["decimals"]
+                .as_i64()
+                .unwrap() as i32;
+            // Each is a rounding of the same rate; a sum of three roundings may differ by 3 halves.
+            assert!(
+                (a - b).abs() <= 1.5 * 10f64.powi(-dec) + 1e-9,
+                "{text}: {m} {a} vs {b}"
+            );
+        }
+        // The same tiers and counts on every platform.
+        let tp = td["recommendation"]["platforms"].as_array().unwrap();
+        let hp = hd["recommendation"]["platforms"].as_array().unwrap();
+        assert_eq!(tp.len(), hp.len());
+        for (a, b) in tp.iter().zip(hp) {
+            assert_eq!(
+                a["recommended"]["tier_id"], b["recommended"]["tier_id"],
+                "{text}"
+            );
+            assert_eq!(
+                a["recommended"]["count"], b["recommended"]["count"],
+                "{text}"
+            );
+        }
+    }
+}

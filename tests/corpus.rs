@@ -335,3 +335,45 @@ fn twelve_c_duration_strings_are_normalised_to_ms() {
         2,
     );
 }
+
+/// The AWR text report and the Statspack report of the corpus against `EXPECTED-text.jsonl`
+/// (per-second rates printed with 1 decimal in both).
+#[test]
+fn text_and_statspack_reports_match_expected_text_jsonl() {
+    let Some(dir) = corpus_awr() else { return };
+    let text = std::fs::read_to_string(dir.join("EXPECTED-text.jsonl")).unwrap();
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let e: Value = serde_json::from_str(line).unwrap();
+        let file = e["file"].as_str().unwrap();
+        let (r, db) = analyse_json(&dir.join(file));
+        let want_format = if file.contains("statspack") {
+            "statspack"
+        } else {
+            "awr_text"
+        };
+        assert_eq!(r["source"]["format"], want_format, "{file}");
+        let w = &r["workload"];
+        assert_eq!(w["read_iops"]["decimals"], 1, "{file}: printed precision");
+        for (key, metric) in [
+            ("physical read total IO requests", "read_iops"),
+            ("physical write total IO requests", "write_iops"),
+            ("redo writes", "redo_writes_per_s"),
+            ("measured_iops", "measured_iops"),
+            ("required_iops_seed", "required_iops"),
+        ] {
+            let want = e[key].as_f64().unwrap();
+            assert_close(file, metric, &w[metric]["value"], want, 1);
+        }
+        assert_close(
+            file,
+            "Buffer Hit %",
+            &w["buffer_hit_pct_printed"]["value"],
+            e["buffer_hit_pct"].as_f64().unwrap(),
+            2,
+        );
+        assert!(db["recommendation"]["platforms"][0]["recommended"].is_object());
+        checked += 1;
+    }
+    assert_eq!(checked, 2);
+}

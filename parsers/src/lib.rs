@@ -2,7 +2,8 @@
 //!
 //! # Brief overview
 //! bytes → [`input::decode`] (reject empty/binary, UTF-8 or windows-1252) → format detection
-//! ([`detect`]) → a format parser (e.g. [`awr::html::parse`]) → typed records ([`awr::AwrReport`]).
+//! ([`detect`]) → a format parser ([`awr::html::parse`], [`awr::text::parse`],
+//! [`awr::statspack::parse`]) → typed records ([`awr::AwrReport`]).
 //! The `sizer` crate turns records into its columnar model; this crate never sees polars.
 //!
 //! Every parser takes `&str` (no I/O), so tests need no temporary files; [`parse_file`] is the one
@@ -25,13 +26,28 @@ use std::path::Path;
 pub enum Format {
     /// Oracle AWR report in HTML.
     AwrHtml,
+    /// Oracle AWR report in text (`awrrpt.sql` report type `text`, or an `AWR_REPORT_TEXT` spool).
+    AwrText,
+    /// Oracle Statspack report (`spreport.sql`).
+    Statspack,
 }
 
 impl Format {
+    /// Stable id: `awr_html`, `awr_text`, `statspack`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Format::AwrHtml => "awr_html",
+            Format::AwrText => "awr_text",
+            Format::Statspack => "statspack",
+        }
+    }
+
     /// Human name for messages.
     pub fn name(self) -> &'static str {
         match self {
             Format::AwrHtml => "AWR HTML report",
+            Format::AwrText => "AWR text report",
+            Format::Statspack => "Statspack report",
         }
     }
 }
@@ -41,6 +57,14 @@ impl Format {
 /// # Errors
 /// [`ParseError::UnknownFormat`] saying what was looked for.
 pub fn detect(text: &str) -> Result<Format, ParseError> {
+    // A text report is recognised by its heading line above any HTML markup, so HTML quoted in
+    // its SQL text does not make it an HTML report.
+    if awr::text::looks_like(text) {
+        return Ok(Format::AwrText);
+    }
+    if awr::statspack::looks_like(text) {
+        return Ok(Format::Statspack);
+    }
     if awr::html::looks_like(text) {
         return Ok(Format::AwrHtml);
     }
@@ -49,14 +73,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
         .take(64 * 1024)
         .collect::<String>()
         .to_ascii_lowercase();
-    let reason = if head.contains("statspack report for") {
-        "a Statspack report: not read yet (only AWR HTML reports are); for now, size from an AWR HTML report of the same period".to_string()
-    } else if head.lines().take(400).any(|l| {
-        let l = l.trim();
-        l == "workload repository report for" || l == "workload repository report (rac)"
-    }) {
-        "an AWR text report: not read yet (only AWR HTML reports are); generate the HTML report (awrrpt.sql with report type 'html')".to_string()
-    } else if head.contains("<html") || head.contains("<!doctype html") {
+    let reason = if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR HTML report".to_string()
     } else {
         "expected an Oracle AWR HTML report (an HTML file with a 'WORKLOAD REPOSITORY' heading)"
@@ -69,7 +86,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
 #[derive(Debug, Clone, serde::Serialize)]
 #[serde(tag = "format", rename_all = "snake_case")]
 pub enum Parsed {
-    /// An AWR report (HTML).
+    /// An AWR report (HTML or text) or a Statspack report: the same records.
     Awr(awr::AwrReport),
 }
 
@@ -79,13 +96,15 @@ pub enum Parsed {
 /// Any [`ParseError`] from decoding, detection or the format parser.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
     let decoded = input::decode(bytes)?;
-    match detect(&decoded.text)? {
-        Format::AwrHtml => {
-            let mut r = awr::html::parse(&decoded.text)?;
-            r.encoding = decoded.encoding.to_string();
-            Ok(Parsed::Awr(r))
-        }
-    }
+    let format = detect(&decoded.text)?;
+    let mut r = match format {
+        Format::AwrHtml => awr::html::parse(&decoded.text)?,
+        Format::AwrText => awr::text::parse(&decoded.text)?,
+        Format::Statspack => awr::statspack::parse(&decoded.text)?,
+    };
+    r.encoding = decoded.encoding.to_string();
+    r.source_format = format.id().to_string();
+    Ok(Parsed::Awr(r))
 }
 
 /// Reads and parses one file. The caller adds the path to error messages.

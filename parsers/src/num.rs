@@ -112,6 +112,17 @@ pub fn awr_datetime(cell: &str) -> Option<NaiveDateTime> {
     .find_map(|f| NaiveDateTime::parse_from_str(&s, f).ok())
 }
 
+/// Decimals printed in a numeric cell (`1,140.38` → 2, `109.4` → 1, `12` → 0, `1.2E+03` → 0).
+pub fn decimals(cell: &str) -> u32 {
+    let c = clean(cell);
+    if c.contains(['e', 'E']) {
+        return 0;
+    }
+    c.split_once('.').map_or(0, |(_, f)| {
+        f.chars().take_while(|ch| ch.is_ascii_digit()).count() as u32
+    })
+}
+
 /// Parses `60.09 (mins)` (the AWR `Elapsed:` / `DB Time:` cells) into minutes.
 pub fn minutes(cell: &str) -> Option<f64> {
     let s = cell.replace("(mins)", "").replace("(min)", "");
@@ -153,6 +164,14 @@ mod tests {
         assert!(close(duration_ms("7\u{b5}s", 1.0).unwrap(), 0.007));
         assert_eq!(duration_ms("", 1.0), Ok(None));
         assert!(duration_ms("3.2parsec", 1.0).is_err());
+    }
+
+    #[test]
+    fn printed_decimals() {
+        assert_eq!(decimals("1,140.38"), 2);
+        assert_eq!(decimals(" 109.4 "), 1);
+        assert_eq!(decimals("12"), 0);
+        assert_eq!(decimals("2144.8K"), 1);
     }
 
     #[test]

@@ -77,6 +77,8 @@ fn cell<'a>(row: &[&'a str], i: Option<usize>) -> &'a str {
 
 struct Ctx {
     warnings: Vec<String>,
+    /// Most decimals seen in an activity `per Second` cell.
+    rate_decimals: u32,
 }
 
 impl Ctx {
@@ -222,6 +224,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
     };
     let mut cx = Ctx {
         warnings: Vec::new(),
+        rate_decimals: 0,
     };
     let (db, instances, snapshots) = match kind {
         ReportKind::RacGlobal => header_global(&doc, &mut cx)?,
@@ -252,6 +255,8 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         wait_events: wait_events(&doc, &mut cx),
         warnings: cx.warnings,
         encoding: String::new(),
+        source_format: String::new(),
+        rate_decimals: cx.rate_decimals,
     })
 }
 
@@ -561,7 +566,11 @@ fn activity(doc: &Document, cx: &mut Ctx) -> Vec<ActivityStat> {
             }
             out.push(ActivityStat {
                 total: cx.num(t, &name, cell(&row, Some(tot)), Scale::Decimal),
-                per_second: cx.num(t, &name, cell(&row, Some(ps)), Scale::Decimal),
+                per_second: {
+                    let c = cell(&row, Some(ps));
+                    cx.rate_decimals = cx.rate_decimals.max(num::decimals(c));
+                    cx.num(t, &name, c, Scale::Decimal)
+                },
                 per_trans: cx.num(t, &name, cell(&row, Some(pt)), Scale::Decimal),
                 table: t.name().to_string(),
                 name,

@@ -11,6 +11,8 @@
 //! A value the report does not print is `None`, never 0.
 
 pub mod html;
+pub mod statspack;
+pub mod text;
 
 use chrono::NaiveDateTime;
 use serde::Serialize;
@@ -224,6 +226,12 @@ pub struct AwrReport {
     pub warnings: Vec<String>,
     /// Encoding the file was decoded from.
     pub encoding: String,
+    /// `awr_html`, `awr_text` or `statspack` (set by [`crate::parse_bytes`]).
+    pub source_format: String,
+    /// Decimals the report prints for Instance Activity Stats `per Second` values (the most seen):
+    /// 2 in HTML reports, 1 in most text and Statspack reports. Figures derived from those rates
+    /// are shown to this precision.
+    pub rate_decimals: u32,
 }
 
 impl AwrReport {
