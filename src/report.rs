@@ -292,7 +292,7 @@ fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
         "Required IOPS".to_string(),
         format!(
             "{}{}",
-            sized("required_iops", 2),
+            sized("required_iops", w.required_iops.decimals as usize),
             if d.sizing_basis == "measured_iops" {
                 " (sizing uses measured IOPS)"
             } else {
@@ -302,7 +302,7 @@ fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
     ]);
     t.add_row(vec![
         "Measured IOPS (read + write)".to_string(),
-        sized("measured_iops", 2),
+        sized("measured_iops", w.measured_iops.decimals as usize),
     ]);
     t.add_row(vec![
         "Throughput (MB/s, 10^6 B)".to_string(),
@@ -836,7 +836,13 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
             d.intervals.len().to_string(),
             format!(
                 "{}{}",
-                opt_num(iops, 2),
+                opt_num(
+                    iops,
+                    d.intervals[d.character_interval]
+                        .workload
+                        .required_iops
+                        .decimals as usize
+                ),
                 if d.sizing_basis == "measured_iops" {
                     " (measured)"
                 } else {
