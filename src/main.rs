@@ -49,8 +49,9 @@ Examples:
 
 #[derive(clap::Args, Debug)]
 struct AnalyzeArgs {
-    /// Report files (AWR HTML) and directories (searched recursively). The format of each file is
-    /// detected from its content; files in directories that are not reports are skipped and listed.
+    /// Report files (AWR HTML or text, Statspack) and directories (searched recursively). The
+    /// format of each file is detected from its content; files in directories that are not reports
+    /// are skipped and listed.
     #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
 

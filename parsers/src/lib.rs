@@ -74,9 +74,9 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
         .collect::<String>()
         .to_ascii_lowercase();
     let reason = if head.contains("<html") || head.contains("<!doctype html") {
-        "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR HTML report".to_string()
+        "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
     } else {
-        "expected an Oracle AWR HTML report (an HTML file with a 'WORKLOAD REPOSITORY' heading)"
+        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading) or a Statspack report"
             .to_string()
     };
     Err(ParseError::UnknownFormat { reason })

@@ -647,7 +647,7 @@ fn empty_file_is_rejected() {
     assert!(matches!(e, ParseError::Empty), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "the file is empty: expected an AWR HTML report"
+        "the file is empty: expected an AWR or Statspack report"
     );
 }
 
@@ -658,7 +658,7 @@ fn ordinary_html_page_is_not_a_report() {
     let msg = e.to_string();
     assert!(msg.starts_with("not a recognised report: "), "{msg}");
     assert!(msg.contains("'WORKLOAD REPOSITORY'"), "{msg}");
-    assert!(msg.contains("expected an Oracle AWR HTML report"), "{msg}");
+    assert!(msg.contains("expected an Oracle AWR report"), "{msg}");
 }
 
 #[test]
@@ -697,7 +697,7 @@ fn binary_file_is_rejected_with_the_offset() {
     let msg = e.to_string();
     assert!(msg.contains("looks binary"), "{msg}");
     assert!(msg.contains("byte offset 8"), "{msg}");
-    assert!(msg.contains("expected an AWR HTML report"), "{msg}");
+    assert!(msg.contains("expected an AWR or Statspack report"), "{msg}");
 }
 
 #[test]

@@ -191,7 +191,8 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
                     doc.tables.len()
                 )
             } else {
-                "no HTML markup and no 'WORKLOAD REPOSITORY' heading: expected an Oracle AWR HTML report".into()
+                "no HTML markup and no 'WORKLOAD REPOSITORY' heading: expected an Oracle AWR report"
+                    .into()
             },
         });
     };
