@@ -447,9 +447,14 @@ fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
             .map(|i| i.name.clone())
             .unwrap_or_else(|| "*".into()),
     };
+    let kind = if raw.info.format == "statspack" {
+        "statspack"
+    } else {
+        kind_name(raw.info.kind)
+    };
     let workload = metrics::workload(
         &View::of(&part, &inst)?,
-        kind_name(raw.info.kind),
+        kind,
         formula,
         raw.info.rate_decimals,
     );
@@ -1254,7 +1259,8 @@ fn database(
         .collect();
     let mut statistics = BTreeMap::new();
     for (fname, get) in SERIES_FIELDS {
-        let vals: Vec<Option<f64>> = counted.iter().map(|i| get(&i.workload).value).collect();
+        // Statistics on the unrounded figures; they are rounded only when shown.
+        let vals: Vec<Option<f64>> = counted.iter().map(|i| get(&i.workload).exact).collect();
         let unit = counted.first().map(|i| get(&i.workload).unit).unwrap_or("");
         statistics.insert(fname.to_string(), stats_of(&vals, &weights, &counted, unit));
     }
@@ -1366,22 +1372,26 @@ fn database(
     };
     match (target, cw) {
         (Some(t), Some(cw)) => {
+            // Unrounded figures, trimmed of float noise (1e-6) so the JSON reads 3150.22, not
+            // 3150.2200000000003.
+            let r6 = |v: f64| (v * 1e6).round() / 1e6;
+            let o6 = |v: Option<f64>| v.map(r6);
             demand = Demand {
-                required_iops: t,
-                read_iops: stat("read_iops").unwrap_or(0.0),
-                write_iops: stat("write_iops").unwrap_or(0.0),
-                read_mb_s,
-                write_mb_s,
-                avg_read_kib: cw.avg_read_kib.value,
-                avg_write_kib: cw.avg_write_kib.value,
-                small_read_share: match (cw.small_read_iops.value, cw.read_iops.value) {
+                required_iops: r6(t),
+                read_iops: r6(stat("read_iops").unwrap_or(0.0)),
+                write_iops: r6(stat("write_iops").unwrap_or(0.0)),
+                read_mb_s: r6(read_mb_s),
+                write_mb_s: r6(write_mb_s),
+                avg_read_kib: o6(cw.avg_read_kib.exact),
+                avg_write_kib: o6(cw.avg_write_kib.exact),
+                small_read_share: match (cw.small_read_iops.exact, cw.read_iops.exact) {
                     (Some(s), Some(t)) if t > 0.0 => Some(s / t),
                     _ => None,
                 },
-                direct_read_share: cw.direct_read_pct.value.map(|p| p / 100.0),
-                cache_hit_pct: cw.cache_hit_pct.value.or(cw.buffer_hit_pct_printed.value),
-                single_block_read_ms: cw.db_file_sequential_read_ms.value,
-                log_write_ms: cw.log_file_parallel_write_ms.value,
+                direct_read_share: o6(cw.direct_read_pct.exact.map(|p| p / 100.0)),
+                cache_hit_pct: o6(cw.cache_hit_pct.exact.or(cw.buffer_hit_pct_printed.exact)),
+                single_block_read_ms: o6(cw.db_file_sequential_read_ms.exact),
+                log_write_ms: o6(cw.log_file_parallel_write_ms.exact),
                 capacity_gib: settings.capacity_gib,
                 window_minutes: character_row.and_then(|c| c.interval.elapsed_min),
             };

@@ -29,6 +29,10 @@ use crate::model::{section, View};
 pub struct Metric {
     /// Value, rounded to `decimals`; `None` = unknown.
     pub value: Option<f64>,
+    /// The value before rounding, for computations (statistics over intervals, sizing), so that
+    /// derived figures are not built from rounded ones. Not serialized.
+    #[serde(skip)]
+    pub exact: Option<f64>,
     /// Unit: `IOPS`, `MB/s` (10^6 bytes/s), `KiB`, `%`, `ms`, `min`.
     pub unit: &'static str,
     /// Decimals the value is given to (the report's printed precision for AWR rates).
@@ -71,6 +75,7 @@ impl Metric {
     fn known(v: f64, unit: &'static str, decimals: u32, from: impl Into<String>) -> Metric {
         Metric {
             value: Some(round(v, decimals)),
+            exact: Some(v),
             unit,
             decimals,
             from: from.into(),
@@ -81,6 +86,7 @@ impl Metric {
     fn unknown(unit: &'static str, decimals: u32, from: impl Into<String>, why: String) -> Metric {
         Metric {
             value: None,
+            exact: None,
             unit,
             decimals,
             from: from.into(),
@@ -190,7 +196,8 @@ fn missing(stat: &str, kind: &str) -> String {
 
 /// Computes the workload of one source from its model rows.
 ///
-/// `kind` is the report kind (`instance`, `rac_global`, `pdb`), used only in unknown reasons.
+/// `kind` is the report kind (`instance`, `rac_global`, `pdb`, `rac_sum`, or `statspack` for a
+/// Statspack report), used only in wording (unknown reasons, section names).
 /// `rate_decimals` is the precision the report prints its `per Second` rates with (2 in HTML
 /// reports, 1 in most text reports): the IOPS and bytes/s figures are given to it.
 pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> Workload {
@@ -243,7 +250,11 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
         .and_then(|p| p.trim().split_once('.'))
         .map_or(1, |(_, f)| f.len() as u32);
     let io_total = io_row.and_then(|x| x.per_second).ok_or_else(|| {
-        "the report has no IO Profile (added in 11.2.0.4) or no Total Requests row".to_string()
+        if kind == "statspack" {
+            "Statspack reports have no IO Profile".to_string()
+        } else {
+            "the report has no IO Profile (added in 11.2.0.4) or no Total Requests row".to_string()
+        }
     });
     let hit = (|| {
         let prc = total("physical reads cache")?;
@@ -314,9 +325,16 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
     };
     let fg = section::FG_WAITS;
     let bg = section::BG_WAITS;
-    let small = |tot: &Result<f64, String>, multi: &str| {
-        let m = rate(multi)?;
-        Ok(tot.clone()? - m)
+    // Single-block requests/s = the rate × the single-block share of the interval totals, so the
+    // figure is not the difference of two rounded rates.
+    let small = |tot: &Result<f64, String>, all: &str, multi: &str| {
+        let rate_all = tot.clone()?;
+        let (t, m) = (total(all)?, total(multi)?);
+        if t > 0.0 {
+            Ok(rate_all * (t - m) / t)
+        } else {
+            Ok(rate_all - rate(multi)?)
+        }
     };
     let formula_from = format!(
         "{} per Second (rules/sizing.toml)",
@@ -377,20 +395,21 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             format!("'{WB}' / '{WR}' / 1024 (interval totals)"),
         ),
         read_pct: Metric::of(
-            measured.clone().and_then(|m| {
-                if m > 0.0 {
-                    Ok(100.0 * r.clone()? / m)
+            (|| {
+                let (rt, wt) = (total(RD)?, total(WR)?);
+                if rt + wt > 0.0 {
+                    Ok(100.0 * rt / (rt + wt))
                 } else {
-                    Err("no requests in the interval".into())
+                    Err("no requests in the interval".to_string())
                 }
-            }),
+            })(),
             "%",
             1,
-            format!("100 × '{RD}' / ('{RD}' + '{WR}')"),
+            format!("100 × '{RD}' / ('{RD}' + '{WR}'), interval totals"),
         ),
-        small_read_iops: Metric::of(small(&r, RM), "IOPS", rate_decimals, format!("'{RD}' − '{RM}'")),
+        small_read_iops: Metric::of(small(&r, RD, RM), "IOPS", rate_decimals, format!("'{RD}' × (1 − '{RM}' / '{RD}'), interval totals")),
         large_read_iops: Metric::of(rate(RM), "IOPS", rate_decimals, format!("'{RM}' per Second")),
-        small_write_iops: Metric::of(small(&w, WM), "IOPS", rate_decimals, format!("'{WR}' − '{WM}'")),
+        small_write_iops: Metric::of(small(&w, WR, WM), "IOPS", rate_decimals, format!("'{WR}' × (1 − '{WM}' / '{WR}'), interval totals")),
         large_write_iops: Metric::of(rate(WM), "IOPS", rate_decimals, format!("'{WM}' per Second")),
         direct_read_pct: Metric::of(
             (|| {
@@ -410,7 +429,11 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             printed_hit,
             "%",
             2,
-            "Instance Efficiency Percentages 'Buffer Hit %' (as printed)",
+            if kind == "statspack" {
+                "Instance Efficiency Indicators 'Buffer Hit %' (as printed)"
+            } else {
+                "Instance Efficiency Percentages 'Buffer Hit %' (as printed)"
+            },
         ),
         cache_hit_pct: Metric::of(
             hit,

@@ -654,13 +654,17 @@ fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
         let iv = &first.interval;
         writeln!(
             out,
-            "- Interval: snaps {}–{}, {} → {}, elapsed {} min, DB time {} min",
+            "- Interval: snaps {}–{}, {} → {}, elapsed {}, DB time {}",
             iv.begin_snap,
             iv.end_snap,
             when(&iv.begin_time),
             when(&iv.end_time),
-            opt_num(iv.elapsed_min, 2),
-            opt_num(iv.db_time_min, 2)
+            iv.elapsed_min
+                .map(|m| format!("{} min", fmt_num(m, 2)))
+                .unwrap_or_else(|| "unknown".into()),
+            iv.db_time_min
+                .map(|m| format!("{} min", fmt_num(m, 2)))
+                .unwrap_or_else(|| "unknown".into())
         )?;
     } else {
         writeln!(

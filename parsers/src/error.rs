@@ -19,7 +19,7 @@ impl std::fmt::Display for Location {
             (Some(l), Some(s)) => write!(f, "line {l}, in section '{s}'"),
             (Some(l), None) => write!(f, "line {l}"),
             (None, Some(s)) => write!(f, "in section '{s}'"),
-            (None, None) => write!(f, "(no position)"),
+            (None, None) => write!(f, "before the first section"),
         }
     }
 }

@@ -215,8 +215,18 @@ impl Doc {
         let last = self.secs.last();
         Err(ParseError::Truncated {
             what: format!(
-                "no 'End of Report' line: the file stops at line {} inside its last section",
-                self.lines.last().map_or(0, |l| l.no)
+                "no 'End of Report' line: the file stops at line {} inside {}",
+                // The last line with text: a final newline does not start another line.
+                self.lines
+                    .iter()
+                    .rev()
+                    .find(|l| !l.s.trim().is_empty())
+                    .map_or(0, |l| l.no),
+                if last.is_some() {
+                    "its last section"
+                } else {
+                    "the report header"
+                }
             ),
             at: Location {
                 line: last.map(|s| self.lines[s.at].no),
