@@ -994,7 +994,11 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         skipped: &run.skipped,
         duplicates: &run.duplicates,
     };
-    serde_json::to_writer_pretty(&mut *out, &doc).map_err(io::Error::other)?;
+    // Keep the I/O error's kind (a closed pipe is not a failure for the caller).
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(|e| match e.io_error_kind() {
+        Some(kind) => io::Error::new(kind, e),
+        None => io::Error::other(e),
+    })?;
     writeln!(out)
 }
 

@@ -634,3 +634,37 @@ fn an_empty_directory_says_so() {
     assert_exit(&o, 1);
     assert!(stderr(&o).contains("no files found in"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::Stdio;
+    for format in ["json", "markdown"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sizer"))
+            .args(["analyze", "--format", format, "fixtures/awr"])
+            .current_dir(root())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read a few bytes, then close the pipe (as `| head -c 10` does).
+        let mut first = [0u8; 10];
+        child
+            .stdout
+            .as_mut()
+            .unwrap()
+            .read_exact(&mut first)
+            .unwrap();
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{format}: {status:?} {err}");
+        assert!(!err.contains("Broken pipe"), "{format}: {err}");
+    }
+}
