@@ -28,6 +28,7 @@
 use std::collections::HashMap;
 
 use super::*;
+use super::{iostat_column, iostat_group, IoCol};
 use crate::error::{Location, ParseError};
 use crate::html::{self, Document, Table};
 use crate::num::{self, Scale};
@@ -581,54 +582,14 @@ fn activity(doc: &Document, cx: &mut Ctx) -> Vec<ActivityStat> {
     out
 }
 
-/// Meaning of one IOStat column, resolved from its header (and the `Reads:`/`Writes:` group it is in).
-#[derive(Clone, Copy, PartialEq)]
-enum IoCol {
-    Instance,
-    Name,
-    ReadReqs,
-    WriteReqs,
-    ReadMiBs,
-    WriteMiBs,
-    Waits,
-    AvgMs,
-    AvgDur,
-    SmallRead,
-    LargeRead,
-    Other,
-}
-
 fn iostat_columns(t: &Table) -> Vec<IoCol> {
     let mut group = "";
     t.columns()
         .iter()
         .map(|h| {
             let h = norm(h);
-            if h.starts_with("reads:") {
-                group = "r";
-            } else if h.starts_with("writes:") {
-                group = "w";
-            } else if h.starts_with("waits:") {
-                group = "";
-            }
-            match h.as_str() {
-                "i#" => IoCol::Instance,
-                "function name" | "filetype name" | "function/file name" => IoCol::Name,
-                "reqs per sec" if group == "r" => IoCol::ReadReqs,
-                "reqs per sec" if group == "w" => IoCol::WriteReqs,
-                "data per sec" if group == "r" => IoCol::ReadMiBs,
-                "data per sec" if group == "w" => IoCol::WriteMiBs,
-                "reads/s" => IoCol::ReadReqs,
-                "writes/s" => IoCol::WriteReqs,
-                "read mb/s" => IoCol::ReadMiBs,
-                "write mb/s" => IoCol::WriteMiBs,
-                "waits: count" => IoCol::Waits,
-                "avg tm(ms)" => IoCol::AvgMs,
-                "avg time" => IoCol::AvgDur,
-                "small read" => IoCol::SmallRead,
-                "large read" => IoCol::LargeRead,
-                _ => IoCol::Other,
-            }
+            group = iostat_group(&h, group);
+            iostat_column(&h, group, "")
         })
         .collect()
 }
@@ -662,7 +623,6 @@ fn iostat(doc: &Document, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
                 IoCol::WriteMiBs => r.write_bytes_per_s = cx.mib(t, &what, v),
                 IoCol::Waits => r.waits = cx.num(t, &what, v, Scale::Decimal),
                 IoCol::AvgMs => r.avg_wait_ms = cx.dur(t, &what, v, 1.0),
-                IoCol::AvgDur => r.avg_wait_ms = cx.dur(t, &what, v, 1.0),
                 IoCol::SmallRead => r.small_read_ms = cx.dur(t, &what, v, 1.0),
                 IoCol::LargeRead => r.large_read_ms = cx.dur(t, &what, v, 1.0),
                 IoCol::Other => {}

@@ -234,6 +234,61 @@ pub struct AwrReport {
     pub rate_decimals: u32,
 }
 
+/// Meaning of one IOStat column (`IOStat by Function` / `by Filetype`), shared by the HTML and
+/// text parsers so that both read the same columns the same way.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum IoCol {
+    Instance,
+    Name,
+    ReadReqs,
+    WriteReqs,
+    ReadMiBs,
+    WriteMiBs,
+    Waits,
+    AvgMs,
+    SmallRead,
+    LargeRead,
+    Other,
+}
+
+/// The `Reads:` / `Writes:` group a column falls in, given the previous one: a header starting
+/// `Reads:` or `Writes:` opens a group, `Waits:` closes it. Returns `"r"`, `"w"` or `""`.
+pub(crate) fn iostat_group(header: &str, current: &'static str) -> &'static str {
+    if header.starts_with("reads:") {
+        "r"
+    } else if header.starts_with("writes:") {
+        "w"
+    } else if header.starts_with("waits:") {
+        ""
+    } else {
+        current
+    }
+}
+
+/// Resolves a normalised (lower-case, single-spaced) IOStat header. `group` is the column's
+/// `Reads:`/`Writes:` group (`"r"`, `"w"`, `""`); `group_label` the normalised text of a group
+/// heading above it in text reports (`---- Read ----`, `Waits`), `""` in HTML.
+pub(crate) fn iostat_column(header: &str, group: &str, group_label: &str) -> IoCol {
+    match header {
+        "i#" => IoCol::Instance,
+        "function name" | "filetype name" | "function/file name" | "function" => IoCol::Name,
+        "reqs per sec" | "requests /sec" if group == "r" => IoCol::ReadReqs,
+        "reqs per sec" | "requests /sec" if group == "w" => IoCol::WriteReqs,
+        "data per sec" | "data vol/sec" if group == "r" => IoCol::ReadMiBs,
+        "data per sec" | "data vol/sec" if group == "w" => IoCol::WriteMiBs,
+        "reads/s" => IoCol::ReadReqs,
+        "writes/s" => IoCol::WriteReqs,
+        "read mb/s" => IoCol::ReadMiBs,
+        "write mb/s" => IoCol::WriteMiBs,
+        "waits: count" => IoCol::Waits,
+        "count" if group_label.starts_with("wait") => IoCol::Waits,
+        "avg tm(ms)" | "avg time" => IoCol::AvgMs,
+        "small read" => IoCol::SmallRead,
+        "large read" => IoCol::LargeRead,
+        _ => IoCol::Other,
+    }
+}
+
 impl AwrReport {
     /// The Instance Activity Stats row for `name` (exact, case-sensitive AWR name).
     pub fn activity(&self, name: &str) -> Option<&ActivityStat> {

@@ -806,35 +806,14 @@ fn join_wrapped(first: &str, filled: bool, line: &str, t: &Table, col: usize) ->
     }
 }
 
-/// Meaning of one IOStat column, from its header and its group (`Reads:` / `---- Read ----`).
-#[derive(Clone, Copy, PartialEq)]
-enum IoCol {
-    Instance,
-    Name,
-    ReadReqs,
-    WriteReqs,
-    ReadMiBs,
-    WriteMiBs,
-    Waits,
-    AvgMs,
-    SmallRead,
-    LargeRead,
-    Other,
-}
-
 fn iostat_columns(t: &Table) -> Vec<IoCol> {
     let mut running = "";
     t.cols
         .iter()
         .map(|c| {
             let h = norm(&c.name);
-            if h.starts_with("reads:") {
-                running = "r";
-            } else if h.starts_with("writes:") {
-                running = "w";
-            } else if h.starts_with("waits:") {
-                running = "";
-            }
+            running = iostat_group(&h, running);
+            // A group heading above the column (`---- Read ----`) wins over the running group.
             let g = norm(&c.group);
             let group = if g.starts_with("read") {
                 "r"
@@ -845,26 +824,7 @@ fn iostat_columns(t: &Table) -> Vec<IoCol> {
             } else {
                 ""
             };
-            match h.as_str() {
-                "i#" => IoCol::Instance,
-                "function name" | "filetype name" | "function/file name" | "function" => {
-                    IoCol::Name
-                }
-                "reqs per sec" | "requests /sec" if group == "r" => IoCol::ReadReqs,
-                "reqs per sec" | "requests /sec" if group == "w" => IoCol::WriteReqs,
-                "data per sec" | "data vol/sec" if group == "r" => IoCol::ReadMiBs,
-                "data per sec" | "data vol/sec" if group == "w" => IoCol::WriteMiBs,
-                "reads/s" => IoCol::ReadReqs,
-                "writes/s" => IoCol::WriteReqs,
-                "read mb/s" => IoCol::ReadMiBs,
-                "write mb/s" => IoCol::WriteMiBs,
-                "waits: count" => IoCol::Waits,
-                "count" if g.starts_with("wait") => IoCol::Waits,
-                "avg tm(ms)" | "avg time" => IoCol::AvgMs,
-                "small read" => IoCol::SmallRead,
-                "large read" => IoCol::LargeRead,
-                _ => IoCol::Other,
-            }
+            iostat_column(&h, group, &g)
         })
         .collect()
 }
