@@ -4,7 +4,7 @@
 //!    from its content. A file named on the command line that cannot be read is a [`Failure`];
 //!    a file found inside a directory that is not a report is [`Skipped`] with the reason.
 //! 2. Files are parsed in parallel (rayon). A report is reduced to its model rows and a small
-//!    [`ReportInfo`] as soon as it is parsed, so memory grows with the model's rows, not with the
+//!    summary as soon as it is parsed, so memory grows with the model's rows, not with the
 //!    reports.
 //! 3. Reports of the same database, instance and snapshot interval are counted once
 //!    ([`Duplicate`]).
