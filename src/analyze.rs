@@ -1398,6 +1398,7 @@ fn database(
             let opts = Options {
                 headroom_pct: settings.headroom_pct,
                 platforms: settings.platforms.clone(),
+                figure_decimals: Some(cw.required_iops.decimals),
             };
             let rec = rules::recommend(rules, &demand, &opts);
             for f in rec

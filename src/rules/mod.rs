@@ -347,6 +347,9 @@ pub struct Options {
     pub headroom_pct: Option<f64>,
     /// Platform ids to size (`onprem`, `aws`; case-insensitive); empty = all.
     pub platforms: Vec<String>,
+    /// Decimals the demand's own figures (required, read, write IOPS) are quoted with in notes and
+    /// explanations: the precision the source prints them with; `None` = 2.
+    pub figure_decimals: Option<u32>,
 }
 
 /// What an option counts.
@@ -601,7 +604,8 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         }
         None => default_h,
     };
-    let w = Workload::new(demand, headroom);
+    let dec = opts.figure_decimals.unwrap_or(2) as usize;
+    let w = Workload::new(demand, headroom, dec);
     notes.extend(w.notes.iter().cloned());
     if w.capacity_gib.is_none() {
         notes.push("capacity not given: sizes are the minimum for IOPS and throughput".to_string());
@@ -648,7 +652,7 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
     let formula = rules.required_iops_formula().formula();
     let mut explanation = vec![format!(
         "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS and {} MB/s = {} MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).",
-        fmt_num(w.required_iops, 2),
+        fmt_num(w.required_iops, dec),
         fmt_trim(headroom),
         fmt_num(w.sized_iops, 2),
         fmt_num(w.sized_mb_s, 2),

@@ -75,7 +75,8 @@ fn finite_nonneg(v: f64, name: &str, notes: &mut Vec<String>) -> f64 {
 }
 
 impl Workload {
-    pub(crate) fn new(d: &Demand, headroom_pct: f64) -> Workload {
+    /// `dec`: decimals to quote the demand's own figures with (the source's precision).
+    pub(crate) fn new(d: &Demand, headroom_pct: f64, dec: usize) -> Workload {
         let mut notes = Vec::new();
         let k = 1.0 + headroom_pct / 100.0;
         let req = finite_nonneg(d.required_iops, "required_iops", &mut notes);
@@ -97,17 +98,17 @@ impl Workload {
         } else if req > rw {
             notes.push(format!(
                 "required IOPS {} exceed read + write {} by {}: the difference (a formula term such as redo writes) is counted as writes",
-                fmt_num(req, 2),
-                fmt_num(rw, 2),
-                fmt_num(req - rw, 2)
+                fmt_num(req, dec),
+                fmt_num(rw, dec),
+                fmt_num(req - rw, dec)
             ));
             (r, w + (req - rw))
         } else {
             let f = req / rw;
             notes.push(format!(
                 "required IOPS {} are below read + write {}: reads and writes scaled by {:.4} for the RAID back-end",
-                fmt_num(req, 2),
-                fmt_num(rw, 2),
+                fmt_num(req, dec),
+                fmt_num(rw, dec),
                 f
             ));
             (r * f, w * f)

@@ -46,6 +46,7 @@ fn opts(h: f64) -> Options {
     Options {
         headroom_pct: Some(h),
         platforms: Vec::new(),
+        ..Options::default()
     }
 }
 
@@ -870,6 +871,7 @@ fn headroom_platform_filter_and_defaults() {
         &Options {
             headroom_pct: None,
             platforms: vec!["AWS".to_string(), "azure".to_string()],
+            ..Options::default()
         },
     );
     assert_close!(r.headroom_pct, 30.0);
