@@ -14,6 +14,7 @@ pub mod awr;
 pub mod error;
 pub mod html;
 pub mod input;
+pub mod iostat;
 pub mod num;
 
 pub use error::{Location, ParseError};
