@@ -3,25 +3,13 @@
 //! Every expected value below is written in the fixture's own header comment, so it can be checked
 //! by hand: 19c = 3,600 s and 180,000 transactions; 11.2.0.3 = 1,800 s and 54,000 transactions.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::*;
 
 use chrono::NaiveDateTime;
 use proptest::prelude::*;
 use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
-use sizer_parsers::{parse_bytes, parse_file, ParseError, Parsed};
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(rel)
-}
-
-fn awr(rel: &str) -> AwrReport {
-    match parse_file(&fixture(rel)) {
-        Ok(Parsed::Awr(r)) => r,
-        Err(e) => panic!("{rel}: {e}"),
-    }
-}
+use sizer_parsers::{parse_bytes, parse_file, ParseError};
 
 fn err(rel: &str) -> ParseError {
     match parse_file(&fixture(rel)) {
@@ -32,16 +20,6 @@ fn err(rel: &str) -> ParseError {
 
 fn dt(s: &str) -> Option<NaiveDateTime> {
     Some(NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap())
-}
-
-/// `a == b` to `eps` (values are printed with at most 6 decimals).
-#[track_caller]
-fn close(a: Option<f64>, b: f64, what: &str) {
-    let a = a.unwrap_or_else(|| panic!("{what}: unknown, expected {b}"));
-    assert!(
-        (a - b).abs() <= 1e-9 * b.abs().max(1.0),
-        "{what}: got {a}, expected {b}"
-    );
 }
 
 /// Rounds half away from zero to `d` decimals, as AWR prints.

@@ -3,38 +3,19 @@
 //! shared corpus (`../shared/corpus/awr/theyanvictor-igt-11.2.0.4-statspack.txt`, skipped when
 //! absent). The corpus figures below were read by hand from the file; each cites its line.
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
 
 use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
-use sizer_parsers::{parse_bytes, parse_file, ParseError, Parsed};
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(rel)
-}
+use sizer_parsers::{parse_file, ParseError, Parsed};
 
 fn parse_path(p: &Path) -> AwrReport {
     match parse_file(p) {
         Ok(Parsed::Awr(r)) => r,
         Err(e) => panic!("{}: {e}", p.display()),
     }
-}
-
-fn parse_str(s: &str) -> Result<AwrReport, ParseError> {
-    match parse_bytes(s.as_bytes()) {
-        Ok(Parsed::Awr(r)) => Ok(r),
-        Err(e) => Err(e),
-    }
-}
-
-#[track_caller]
-fn close(a: Option<f64>, b: f64, what: &str) {
-    let a = a.unwrap_or_else(|| panic!("{what}: unknown, expected {b}"));
-    assert!(
-        (a - b).abs() <= 1e-9 * b.abs().max(1.0),
-        "{what}: got {a}, expected {b}"
-    );
 }
 
 /// (Total, per Second, per Trans) of a statistic.

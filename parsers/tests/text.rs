@@ -13,42 +13,16 @@
 //! field (header, snapshots, Totals, Load Profile, IO Profile, efficiency, wait events, IOStat
 //! data and times) is printed alike in both and compared exactly.
 
+mod common;
+use common::*;
+
 use std::path::{Path, PathBuf};
 
 use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
-use sizer_parsers::{detect, parse_bytes, parse_file, Format, ParseError, Parsed};
-
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(rel)
-}
-
-fn awr(rel: &str) -> AwrReport {
-    match parse_file(&fixture(rel)) {
-        Ok(Parsed::Awr(r)) => r,
-        Err(e) => panic!("{rel}: {e}"),
-    }
-}
+use sizer_parsers::{detect, parse_file, Format, ParseError, Parsed};
 
 fn text_of(rel: &str) -> String {
     String::from_utf8(std::fs::read(fixture(rel)).unwrap()).unwrap()
-}
-
-fn parse_str(s: &str) -> Result<AwrReport, ParseError> {
-    match parse_bytes(s.as_bytes()) {
-        Ok(Parsed::Awr(r)) => Ok(r),
-        Err(e) => Err(e),
-    }
-}
-
-#[track_caller]
-fn close(a: Option<f64>, b: f64, what: &str) {
-    let a = a.unwrap_or_else(|| panic!("{what}: unknown, expected {b}"));
-    assert!(
-        (a - b).abs() <= 1e-9 * b.abs().max(1.0),
-        "{what}: got {a}, expected {b}"
-    );
 }
 
 /// Both values are Oracle's roundings of one rate, to `tol` = half a unit of each precision.

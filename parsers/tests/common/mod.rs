@@ -1,0 +1,36 @@
+//! Helpers shared by the parsers' integration tests (fixture paths, parsing, comparisons).
+#![allow(dead_code)] // each test crate uses a subset
+
+use std::path::{Path, PathBuf};
+
+use sizer_parsers::awr::AwrReport;
+use sizer_parsers::{parse_bytes, parse_file, ParseError, Parsed};
+
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(rel)
+}
+
+pub fn awr(rel: &str) -> AwrReport {
+    match parse_file(&fixture(rel)) {
+        Ok(Parsed::Awr(r)) => r,
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+pub fn parse_str(s: &str) -> Result<AwrReport, ParseError> {
+    match parse_bytes(s.as_bytes()) {
+        Ok(Parsed::Awr(r)) => Ok(r),
+        Err(e) => Err(e),
+    }
+}
+
+#[track_caller]
+pub fn close(a: Option<f64>, b: f64, what: &str) {
+    let a = a.unwrap_or_else(|| panic!("{what}: unknown, expected {b}"));
+    assert!(
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0),
+        "{what}: got {a}, expected {b}"
+    );
+}
