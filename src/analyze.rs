@@ -664,6 +664,9 @@ pub fn run_inputs(
                 let file = inp.path.display().to_string();
                 let r = match sizer_parsers::parse_file(&inp.path) {
                     Ok(Parsed::Awr(report)) => Ok(reduce(file, report)),
+                    Ok(Parsed::Devices(_)) => {
+                        Err((true, "OS disk logs: not wired yet".to_string()))
+                    }
                     // A report that is truncated or lacks a section it needs is a broken report
                     // (a failure wherever it was found); anything else is not a report.
                     Err(e @ (ParseError::Truncated { .. } | ParseError::Section { .. })) => {

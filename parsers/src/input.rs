@@ -3,7 +3,8 @@
 //! AWR reports are written by SQL*Plus in the database character set; files re-saved on Windows are
 //! often windows-1252, sometimes UTF-16 with a byte-order mark. A UTF-16 BOM selects UTF-16; valid
 //! UTF-8 is used as is (a leading BOM is dropped); anything else is decoded as windows-1252 with
-//! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is named as such.
+//! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is decompressed
+//! first (with [`flate2`]); binary sysstat `saDD` files are refused with the `sadf` command to run.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -17,6 +18,35 @@ pub struct Decoded<'a> {
     pub text: Cow<'a, str>,
     /// `"UTF-8"`, `"UTF-16LE"`, `"UTF-16BE"` or `"windows-1252"`.
     pub encoding: &'static str,
+    /// The bytes were gzip-compressed (decompressed here, e.g. OSWatcher `.dat.gz` archives).
+    pub gzip: bool,
+}
+
+/// Largest decompressed size accepted from a gzip input (a guard against decompression bombs).
+pub const GUNZIP_LIMIT: u64 = 4 << 30;
+
+/// Decompresses gzip data (all members, as `gunzip` does).
+///
+/// # Errors
+/// [`ParseError::UnknownFormat`] naming the gzip problem (truncated or corrupt stream, or more
+/// than [`GUNZIP_LIMIT`] bytes).
+fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, ParseError> {
+    use std::io::Read;
+    let mut out = Vec::with_capacity(bytes.len() * 4);
+    let mut r = flate2::read::MultiGzDecoder::new(bytes).take(GUNZIP_LIMIT + 1);
+    r.read_to_end(&mut out)
+        .map_err(|e| ParseError::UnknownFormat {
+            reason: format!("gzip-compressed data that cannot be decompressed ({e}): expected a complete .gz file"),
+        })?;
+    if out.len() as u64 > GUNZIP_LIMIT {
+        return Err(ParseError::UnknownFormat {
+            reason: format!(
+                "gzip data decompresses to more than {} GiB",
+                GUNZIP_LIMIT >> 30
+            ),
+        });
+    }
+    Ok(out)
 }
 
 /// Reads a whole file. Errors name the path.
@@ -46,12 +76,27 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, ParseError> {
             return Ok(Decoded {
                 text,
                 encoding: name,
+                gzip: false,
             });
         }
     }
     if bytes.starts_with(b"\x1F\x8B") {
+        let out = gunzip(bytes)?;
+        let inner = decode(&out)?;
+        return Ok(Decoded {
+            text: Cow::Owned(inner.text.into_owned()),
+            encoding: inner.encoding,
+            gzip: true,
+        });
+    }
+    // sysstat's binary data files (`/var/log/sa/saDD`) start with SYSSTAT_MAGIC 0xd596 (either
+    // byte order: the file is in the collecting host's endianness).
+    if bytes.len() > 4 && (bytes.starts_with(b"\x96\xd5") || bytes.starts_with(b"\xd5\x96")) {
         return Err(ParseError::UnknownFormat {
-            reason: "gzip-compressed data: decompress it first (gunzip), then pass the report"
+            reason: "a binary sysstat data file (saDD): sizer reads sar's text, not its binary \
+                     files. Convert it with the sysstat version that wrote it, e.g. \
+                     `sadf -d saDD -- -d -b -p > saDD.csv` or `sar -d -b -p -f saDD > saDD.txt`, \
+                     and pass that"
                 .into(),
         });
     }
@@ -64,12 +109,14 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, ParseError> {
         Ok(s) => Ok(Decoded {
             text: Cow::Borrowed(s),
             encoding: "UTF-8",
+            gzip: false,
         }),
         Err(_) => {
             let (text, _, _) = encoding_rs::WINDOWS_1252.decode(bytes);
             Ok(Decoded {
                 text,
                 encoding: "windows-1252",
+                gzip: false,
             })
         }
     }
@@ -107,6 +154,21 @@ mod tests {
         assert_eq!((d.text.as_ref(), d.encoding), ("<html>µ", "UTF-16LE"));
         let e = decode(b"\x1F\x8B\x08\x00\x00\x00").unwrap_err();
         assert!(e.to_string().contains("gzip"), "{e}");
+        // A real gzip stream is decompressed.
+        use std::io::Write;
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        z.write_all(b"zzz ***Mon Nov 30 08:00:00 UTC 2026\n")
+            .unwrap();
+        let gz = z.finish().unwrap();
+        let d = decode(&gz).unwrap();
+        assert!(d.gzip);
+        assert!(d.text.starts_with("zzz ***"));
+    }
+
+    #[test]
+    fn sysstat_binary_file_says_to_run_sadf() {
+        let e = decode(b"\x96\xd5\x0c\x02\x00\x00\x00\x00").unwrap_err();
+        assert!(e.to_string().contains("sadf -d"), "{e}");
     }
 
     #[test]

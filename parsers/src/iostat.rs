@@ -99,114 +99,19 @@ use nom::bytes::complete::{tag, tag_no_case};
 use nom::character::complete::{char, digit1, one_of, space0, space1};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::Parser;
-use serde::Serialize;
 
 use crate::error::ParseError;
 use crate::num::{number, Scale};
 
-const MIB: f64 = 1_048_576.0;
-const GIB: f64 = 1_073_741_824.0;
+#[cfg(test)]
+use crate::disk::MIB;
+use crate::disk::{sysstat_known as known_column, sysstat_normalise};
+pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SystemHeader};
 
-/// The banner printed first by every run: `Linux 5.8.0-53-generic (ubuntu) \t12/02/2021 \t_x86_64_\t(2 CPU)`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SystemHeader {
-    /// Operating system name (`Linux`).
-    pub sysname: String,
-    /// Kernel release (`5.8.0-53-generic`).
-    pub kernel: String,
-    /// Host name, without its parentheses.
-    pub host: String,
-    /// The date as printed (`%x` in the collecting locale: `12/02/2021`, `27/07/10`, `2020-06-01`).
-    pub date: Option<String>,
-    /// Machine (`x86_64`), without its underscores; absent on sysstat 7.x.
-    pub arch: Option<String>,
-    /// Number of CPUs; absent on sysstat 7.x.
-    pub cpus: Option<u32>,
-}
-
-/// One device (or `-g` group) line of a report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DeviceSample {
-    /// Device name as printed (`sda`, `sda1`, `dm-0`, `vg0-lv_root`, `pci-0000:00:1f.2-ata-1`).
-    pub device: String,
-    /// A `-g` group total (printed with a leading space): it double-counts its member devices.
-    pub group: bool,
-    /// Every column, sysstat header name verbatim, in printed order; `None` for a blank cell.
-    pub values: Vec<(String, Option<f64>)>,
-    /// Units normalised through the alias table (see the module doc).
-    pub normalised: Normalised,
-}
-
-impl DeviceSample {
-    /// The value of a column by its sysstat header name.
-    pub fn value(&self, column: &str) -> Option<f64> {
-        self.values
-            .iter()
-            .find(|(n, _)| n == column)
-            .and_then(|(_, v)| *v)
-    }
-}
-
-/// Values in IOPS, bytes/s, ms and requests, from the alias table. `None` when not printed.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Normalised {
-    /// Read requests per second (`r/s`).
-    pub read_iops: Option<f64>,
-    /// Write requests per second (`w/s`).
-    pub write_iops: Option<f64>,
-    /// Discard requests per second (`d/s`).
-    pub discard_iops: Option<f64>,
-    /// Transfers per second (`tps`), else the sum of `r/s`, `w/s` and (when printed) `d/s`, `f/s`.
-    pub total_iops: Option<f64>,
-    /// Bytes read per second.
-    pub read_bytes_per_s: Option<f64>,
-    /// Bytes written per second.
-    pub write_bytes_per_s: Option<f64>,
-    /// Bytes discarded per second.
-    pub discard_bytes_per_s: Option<f64>,
-    /// Read + write + discard bytes per second, only from the `-x -s` `kB/s` column.
-    pub total_bytes_per_s: Option<f64>,
-    /// Read latency, ms (`r_await`).
-    pub read_await_ms: Option<f64>,
-    /// Write latency, ms (`w_await`).
-    pub write_await_ms: Option<f64>,
-    /// Latency of all requests, ms (`await`), only when printed.
-    pub await_ms: Option<f64>,
-    /// Average queue length (`avgqu-sz`, `aqu-sz`).
-    pub queue_depth: Option<f64>,
-    /// Average request size in bytes.
-    pub avg_request_bytes: Option<f64>,
-    /// Average read request size in bytes (`rareq-sz`).
-    pub read_request_bytes: Option<f64>,
-    /// Average write request size in bytes (`wareq-sz`).
-    pub write_request_bytes: Option<f64>,
-    /// `%util` (not for sizing).
-    pub util_pct: Option<f64>,
-}
-
-/// One interval report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct IostatReport {
-    /// The `-t` timestamp line as printed (trimmed), when there is one.
-    pub timestamp: Option<String>,
-    /// Averages since boot (the first report of a run taken without `-y`): not an interval rate.
-    pub since_boot: bool,
-    /// 1-based line of the report's first line (timestamp, avg-cpu or device header).
-    pub line: usize,
-    /// Devices in printed order.
-    pub devices: Vec<DeviceSample>,
-}
-
-/// A whole `iostat` log.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct IostatLog {
-    /// The first banner of the file.
-    pub header: Option<SystemHeader>,
-    /// Every report, in file order.
-    pub reports: Vec<IostatReport>,
-    /// Unknown header names, ignored lines and similar, each once.
-    pub warnings: Vec<String>,
-}
+/// An `iostat` log: a [`DeviceLog`] of format `iostat_text`.
+pub type IostatLog = DeviceLog;
+/// One `iostat` interval report.
+pub type IostatReport = DeviceReport;
 
 /// Parse options.
 #[derive(Debug, Clone, Copy)]
@@ -484,11 +389,11 @@ pub fn parse_with(text: &str, opts: Options) -> Result<IostatLog, ParseError> {
     for r in raw {
         reports.push(finish_report(r, &tables)?);
     }
-    Ok(IostatLog {
-        header,
-        reports,
-        warnings,
-    })
+    let mut log = DeviceLog::new("iostat_text");
+    log.header = header;
+    log.reports = reports;
+    log.warnings = warnings;
+    Ok(log)
 }
 
 fn finish_report(r: RawReport<'_>, tables: &[Table]) -> Result<IostatReport, ParseError> {
@@ -546,31 +451,13 @@ fn finish_report(r: RawReport<'_>, tables: &[Table]) -> Result<IostatReport, Par
         }
     }
     for d in &mut devices {
-        d.normalised = normalise(d);
+        d.normalised = sysstat_normalise(&d.values);
     }
-    Ok(IostatReport {
-        timestamp: r.timestamp,
-        since_boot: r.since_boot,
-        line: r.line,
-        devices,
-    })
-}
-
-/// Bytes in one unit of a column, for `--human` values and normalisation.
-fn unit_bytes(column: &str) -> Option<f64> {
-    if column.contains("kB") {
-        Some(1024.0)
-    } else if column.contains("MB") {
-        Some(MIB)
-    } else if column.contains("GB") {
-        Some(GIB)
-    } else if column.contains("sec") || column.contains("Blk") || column == "avgrq-sz" {
-        Some(512.0)
-    } else if column.ends_with("areq-sz") {
-        Some(1024.0)
-    } else {
-        None
-    }
+    let mut report = DeviceReport::new(r.line);
+    report.timestamp = r.timestamp;
+    report.since_boot = r.since_boot;
+    report.devices = devices;
+    Ok(report)
 }
 
 /// One value cell. `--human` suffixes (`k`, `M`, `G`, `T`, `P`: 1024-based bytes, as sysstat's
@@ -587,7 +474,7 @@ fn cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
     if !suffixed {
         return number(s, Scale::Decimal);
     }
-    match unit_bytes(column) {
+    match crate::disk::sysstat_unit_bytes(column) {
         Some(ub) => {
             let bytes = match s.strip_suffix('B') {
                 Some(b) => number(b, Scale::Binary)?,
@@ -596,154 +483,6 @@ fn cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
             Ok(bytes.map(|b| b / ub))
         }
         None => number(s, Scale::Decimal),
-    }
-}
-
-const READ_BYTES: &[(&str, f64)] = &[
-    ("rsec/s", 512.0),
-    ("Blk_read/s", 512.0),
-    ("rkB/s", 1024.0),
-    ("kB_read/s", 1024.0),
-    ("rMB/s", MIB),
-    ("MB_read/s", MIB),
-    ("rGB/s", GIB),
-    ("GB_read/s", GIB),
-];
-const WRITE_BYTES: &[(&str, f64)] = &[
-    ("wsec/s", 512.0),
-    ("Blk_wrtn/s", 512.0),
-    ("wkB/s", 1024.0),
-    ("kB_wrtn/s", 1024.0),
-    ("wMB/s", MIB),
-    ("MB_wrtn/s", MIB),
-    ("wGB/s", GIB),
-    ("GB_wrtn/s", GIB),
-];
-const DISCARD_BYTES: &[(&str, f64)] = &[
-    ("dsec/s", 512.0),
-    ("Blk_dscd/s", 512.0),
-    ("dkB/s", 1024.0),
-    ("kB_dscd/s", 1024.0),
-    ("dMB/s", MIB),
-    ("MB_dscd/s", MIB),
-    ("dGB/s", GIB),
-    ("GB_dscd/s", GIB),
-];
-const TOTAL_BYTES: &[(&str, f64)] = &[
-    ("sec/s", 512.0),
-    ("kB/s", 1024.0),
-    ("MB/s", MIB),
-    ("GB/s", GIB),
-];
-const REQ_BYTES: &[(&str, f64)] = &[("avgrq-sz", 512.0), ("areq-sz", 1024.0)];
-const QUEUE: &[(&str, f64)] = &[("avgqu-sz", 1.0), ("aqu-sz", 1.0)];
-
-/// Other names sysstat prints (kept in `values`, no warning).
-const OTHER_KNOWN: &[&str] = &[
-    "r/s",
-    "w/s",
-    "d/s",
-    "f/s",
-    "tps",
-    "r_await",
-    "w_await",
-    "d_await",
-    "f_await",
-    "await",
-    "rareq-sz",
-    "wareq-sz",
-    "dareq-sz",
-    "%util",
-    "svctm",
-    "rrqm/s",
-    "wrqm/s",
-    "drqm/s",
-    "%rrqm",
-    "%wrqm",
-    "%drqm",
-    "rqm/s",
-    "kB_read",
-    "kB_wrtn",
-    "kB_dscd",
-    "MB_read",
-    "MB_wrtn",
-    "MB_dscd",
-    "Blk_read",
-    "Blk_wrtn",
-    "Blk_dscd",
-    "kB_w+d/s",
-    "kB_w+d",
-    "MB_w+d/s",
-    "MB_w+d",
-    "Blk_w+d/s",
-    "Blk_w+d",
-    "GB_read",
-    "GB_wrtn",
-    "GB_dscd",
-    "GB_w+d/s",
-    "GB_w+d",
-];
-
-fn known_column(c: &str) -> bool {
-    OTHER_KNOWN.contains(&c)
-        || [
-            READ_BYTES,
-            WRITE_BYTES,
-            DISCARD_BYTES,
-            TOTAL_BYTES,
-            REQ_BYTES,
-            QUEUE,
-        ]
-        .iter()
-        .any(|t| t.iter().any(|(n, _)| *n == c))
-}
-
-fn scaled(d: &DeviceSample, table: &[(&str, f64)]) -> Option<f64> {
-    table
-        .iter()
-        .find_map(|(n, f)| {
-            d.values
-                .iter()
-                .find(|(c, _)| c == n)
-                .map(|(_, v)| v.map(|v| v * f))
-        })
-        .flatten()
-}
-
-fn normalise(d: &DeviceSample) -> Normalised {
-    let r = d.value("r/s");
-    let w = d.value("w/s");
-    let dd = d.value("d/s");
-    let total_iops = d.value("tps").or_else(|| match (r, w) {
-        (Some(r), Some(w)) => Some(r + w + dd.unwrap_or(0.0) + d.value("f/s").unwrap_or(0.0)),
-        _ => None,
-    });
-    let read_request_bytes = d.value("rareq-sz").map(|v| v * 1024.0);
-    let write_request_bytes = d.value("wareq-sz").map(|v| v * 1024.0);
-    let avg_request_bytes =
-        scaled(d, REQ_BYTES).or(match (r, w, read_request_bytes, write_request_bytes) {
-            (Some(r), Some(w), Some(rb), Some(wb)) if r + w > 0.0 => {
-                Some((r * rb + w * wb) / (r + w))
-            }
-            _ => None,
-        });
-    Normalised {
-        read_iops: r,
-        write_iops: w,
-        discard_iops: dd,
-        total_iops,
-        read_bytes_per_s: scaled(d, READ_BYTES),
-        write_bytes_per_s: scaled(d, WRITE_BYTES),
-        discard_bytes_per_s: scaled(d, DISCARD_BYTES),
-        total_bytes_per_s: scaled(d, TOTAL_BYTES),
-        read_await_ms: d.value("r_await"),
-        write_await_ms: d.value("w_await"),
-        await_ms: d.value("await"),
-        queue_depth: scaled(d, QUEUE),
-        avg_request_bytes,
-        read_request_bytes,
-        write_request_bytes,
-        util_pct: d.value("%util"),
     }
 }
 

@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod awr;
+pub mod disk;
 pub mod error;
 pub mod html;
 pub mod input;
@@ -31,6 +32,8 @@ pub enum Format {
     AwrText,
     /// Oracle Statspack report (`spreport.sql`).
     Statspack,
+    /// Linux sysstat `iostat` text (basic or `-x`, any version 7.x – 12.7).
+    IostatText,
 }
 
 impl Format {
@@ -40,6 +43,7 @@ impl Format {
             Format::AwrHtml => "awr_html",
             Format::AwrText => "awr_text",
             Format::Statspack => "statspack",
+            Format::IostatText => "iostat_text",
         }
     }
 
@@ -49,6 +53,7 @@ impl Format {
             Format::AwrHtml => "AWR HTML report",
             Format::AwrText => "AWR text report",
             Format::Statspack => "Statspack report",
+            Format::IostatText => "Linux iostat log",
         }
     }
 }
@@ -69,6 +74,9 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     if awr::html::looks_like(text) {
         return Ok(Format::AwrHtml);
     }
+    if iostat::looks_like(text) {
+        return Ok(Format::IostatText);
+    }
     let head: String = text
         .chars()
         .take(64 * 1024)
@@ -77,7 +85,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     let reason = if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
     } else {
-        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading) or a Statspack report"
+        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher)"
             .to_string()
     };
     Err(ParseError::UnknownFormat { reason })
@@ -89,6 +97,8 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
 pub enum Parsed {
     /// An AWR report (HTML or text) or a Statspack report: the same records.
     Awr(awr::AwrReport),
+    /// Block-device activity from an OS tool (iostat, sar, sadf, nmon, OSWatcher, …).
+    Devices(disk::DeviceLog),
 }
 
 /// Decodes, detects and parses in-memory bytes.
@@ -102,6 +112,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         Format::AwrHtml => awr::html::parse(&decoded.text)?,
         Format::AwrText => awr::text::parse(&decoded.text)?,
         Format::Statspack => awr::statspack::parse(&decoded.text)?,
+        Format::IostatText => return Ok(Parsed::Devices(iostat::parse(&decoded.text)?)),
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();

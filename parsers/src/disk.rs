@@ -1,0 +1,916 @@
+//! Block-device activity from operating-system tools, as one set of records for every format.
+//!
+//! Every OS parser (`iostat` text and `-o JSON`, `sar -d`/`-b` text, `sadf -d`/`-j`, AIX and
+//! Solaris `iostat`, AIX/Solaris/HP-UX `sar -d`, nmon, OSWatcher) produces a [`DeviceLog`]: the
+//! system banner, then one [`DeviceReport`] per interval (or summary), each with one
+//! [`DeviceSample`] per device. Every sample keeps its columns **verbatim** (header name and
+//! value as printed, in the tool's unit) and a [`Normalised`] view in IOPS, bytes/s, ms and
+//! requests. A value that was not printed is `None`, never 0.
+//!
+//! This module also holds what the formats share: the sysstat column alias table
+//! ([`sysstat_normalise`]), device classification ([`classify`]: which names double-count their
+//! disks) and time-stamp reading with an explicit date order ([`resolve_times`]).
+
+use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
+use serde::Serialize;
+
+pub(crate) const MIB: f64 = 1_048_576.0;
+pub(crate) const GIB: f64 = 1_073_741_824.0;
+
+/// The system banner: `Linux 5.8.0-53-generic (ubuntu) \t12/02/2021 \t_x86_64_\t(2 CPU)`, the
+/// `SunOS host 5.11 11.3 i86pc    06/14/2017` line of Solaris `sar`, nmon's `AAA` lines, ….
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SystemHeader {
+    /// Operating system name (`Linux`, `AIX`, `SunOS`, `HP-UX`).
+    pub sysname: String,
+    /// Kernel or OS release (`5.8.0-53-generic`, `5.11`, `7.2`).
+    pub kernel: String,
+    /// Host name, without parentheses.
+    pub host: String,
+    /// The date as printed (`%x` in the collecting locale: `12/02/2021`, `27/07/10`, `2020-06-01`).
+    pub date: Option<String>,
+    /// Machine (`x86_64`), when printed.
+    pub arch: Option<String>,
+    /// Number of CPUs, when printed.
+    pub cpus: Option<u32>,
+}
+
+/// One device (or group) line of a report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceSample {
+    /// Device name as printed (`sda`, `sda1`, `dm-0`, `vg0-lv_root`, `dev8-0`, `hdisk0`, `sd0,a`,
+    /// `c0t0d0`).
+    pub device: String,
+    /// A group total (iostat `-g`, printed with a leading space; nmon `DG` disk groups): it
+    /// double-counts its member devices.
+    pub group: bool,
+    /// Every column, header name verbatim, in printed order; `None` for a blank or missing cell.
+    pub values: Vec<(String, Option<f64>)>,
+    /// Units normalised through the format's alias table.
+    pub normalised: Normalised,
+}
+
+impl DeviceSample {
+    /// The value of a column by its header name as printed.
+    pub fn value(&self, column: &str) -> Option<f64> {
+        self.values
+            .iter()
+            .find(|(n, _)| n == column)
+            .and_then(|(_, v)| *v)
+    }
+}
+
+/// Values in IOPS, bytes/s, ms and requests. `None` when the source did not print them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Normalised {
+    /// Read requests per second.
+    pub read_iops: Option<f64>,
+    /// Write requests per second.
+    pub write_iops: Option<f64>,
+    /// Discard requests per second.
+    pub discard_iops: Option<f64>,
+    /// Transfers (IO requests) per second, all directions.
+    pub total_iops: Option<f64>,
+    /// Bytes read per second.
+    pub read_bytes_per_s: Option<f64>,
+    /// Bytes written per second.
+    pub write_bytes_per_s: Option<f64>,
+    /// Bytes discarded per second.
+    pub discard_bytes_per_s: Option<f64>,
+    /// All bytes per second, only where the source prints no split (iostat `-x -s` `kB/s`).
+    pub total_bytes_per_s: Option<f64>,
+    /// Read latency (queue + service), ms.
+    pub read_await_ms: Option<f64>,
+    /// Write latency (queue + service), ms.
+    pub write_await_ms: Option<f64>,
+    /// Latency of all requests, ms, only when printed.
+    pub await_ms: Option<f64>,
+    /// Average number of requests queued or in service.
+    pub queue_depth: Option<f64>,
+    /// Average request size, bytes.
+    pub avg_request_bytes: Option<f64>,
+    /// Average read request size, bytes.
+    pub read_request_bytes: Option<f64>,
+    /// Average write request size, bytes.
+    pub write_request_bytes: Option<f64>,
+    /// Percent of time the device was busy (shown only: meaningless for NVMe, RAID and SAN LUNs).
+    pub util_pct: Option<f64>,
+    /// Service time, ms (`svctm`, AIX `avgserv`, Solaris `asvc_t`): shown only, never used for
+    /// sizing (sysstat's own man page calls `svctm` untrustworthy).
+    pub service_ms: Option<f64>,
+}
+
+/// One interval report (or summary) of a log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceReport {
+    /// The report's time as printed (trimmed). For formats that print a time of day only (sar,
+    /// AIX `iostat -T`), the parser leaves the time as printed here and [`resolve_times`] joins it
+    /// to the banner date.
+    pub timestamp: Option<String>,
+    /// The time when the format states it without ambiguity (ISO 8601, `sadf` UTC, nmon `ZZZZ`,
+    /// epoch seconds): local wall-clock time of the host, or UTC where `utc` says so.
+    pub time: Option<NaiveDateTime>,
+    /// `time` is UTC (sadf `-d`/`-j` without `-t`/`-T`).
+    pub utc: bool,
+    /// Interval length in seconds when the source states it (`sadf` `interval`), else `None`.
+    pub interval_s: Option<f64>,
+    /// Averages since boot (the first report of an `iostat` run taken without `-y`): not an
+    /// interval rate.
+    pub since_boot: bool,
+    /// A summary over the whole log (sar `Average:`/`Summary:` rows in any translation), not an
+    /// interval.
+    pub summary: bool,
+    /// 1-based line of the report's first line (or record number for JSON).
+    pub line: usize,
+    /// Devices in printed order.
+    pub devices: Vec<DeviceSample>,
+}
+
+impl DeviceReport {
+    /// An empty interval report starting at `line`.
+    pub fn new(line: usize) -> Self {
+        DeviceReport {
+            timestamp: None,
+            time: None,
+            utc: false,
+            interval_s: None,
+            since_boot: false,
+            summary: false,
+            line,
+            devices: Vec::new(),
+        }
+    }
+}
+
+/// A line or record left out and counted, with why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skip {
+    /// 1-based line (or record number).
+    pub line: usize,
+    /// Why it was left out, with what was expected.
+    pub reason: String,
+}
+
+/// A whole log of block-device activity.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceLog {
+    /// Format id (see [`crate::Format::id`]): `iostat_text`, `sar_text`, `nmon`, ….
+    pub format: &'static str,
+    /// The first banner of the file.
+    pub header: Option<SystemHeader>,
+    /// Every report, in file order.
+    pub reports: Vec<DeviceReport>,
+    /// Unknown header names, ignored sections and similar, each once.
+    pub warnings: Vec<String>,
+    /// Lines or records left out (truncated or short lines), each counted.
+    pub skipped: Vec<Skip>,
+}
+
+impl DeviceLog {
+    /// An empty log of format `format`.
+    pub fn new(format: &'static str) -> Self {
+        DeviceLog {
+            format,
+            header: None,
+            reports: Vec::new(),
+            warnings: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Adds a warning unless the same text is already there.
+    pub fn warn(&mut self, w: impl Into<String>) {
+        let w = w.into();
+        if !self.warnings.contains(&w) {
+            self.warnings.push(w);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// sysstat column names
+// ---------------------------------------------------------------------------------------------
+
+const READ_BYTES: &[(&str, f64)] = &[
+    ("rsec/s", 512.0),
+    ("rd_sec/s", 512.0),
+    ("Blk_read/s", 512.0),
+    ("bread/s", 512.0),
+    ("rkB/s", 1024.0),
+    ("kB_read/s", 1024.0),
+    ("rMB/s", MIB),
+    ("MB_read/s", MIB),
+    ("rGB/s", GIB),
+    ("GB_read/s", GIB),
+];
+const WRITE_BYTES: &[(&str, f64)] = &[
+    ("wsec/s", 512.0),
+    ("wr_sec/s", 512.0),
+    ("Blk_wrtn/s", 512.0),
+    ("bwrtn/s", 512.0),
+    ("wkB/s", 1024.0),
+    ("kB_wrtn/s", 1024.0),
+    ("wMB/s", MIB),
+    ("MB_wrtn/s", MIB),
+    ("wGB/s", GIB),
+    ("GB_wrtn/s", GIB),
+];
+const DISCARD_BYTES: &[(&str, f64)] = &[
+    ("dsec/s", 512.0),
+    ("Blk_dscd/s", 512.0),
+    ("bdscd/s", 512.0),
+    ("dkB/s", 1024.0),
+    ("kB_dscd/s", 1024.0),
+    ("dMB/s", MIB),
+    ("MB_dscd/s", MIB),
+    ("dGB/s", GIB),
+    ("GB_dscd/s", GIB),
+];
+const TOTAL_BYTES: &[(&str, f64)] = &[
+    ("sec/s", 512.0),
+    ("kB/s", 1024.0),
+    ("MB/s", MIB),
+    ("GB/s", GIB),
+];
+const REQ_BYTES: &[(&str, f64)] = &[("avgrq-sz", 512.0), ("areq-sz", 1024.0)];
+const QUEUE: &[(&str, f64)] = &[("avgqu-sz", 1.0), ("aqu-sz", 1.0)];
+const READ_IOPS: &[&str] = &["r/s", "rtps"];
+const WRITE_IOPS: &[&str] = &["w/s", "wtps"];
+const DISCARD_IOPS: &[&str] = &["d/s", "dtps"];
+
+/// Other names sysstat prints (kept in `values`, no warning).
+const OTHER_KNOWN: &[&str] = &[
+    "f/s",
+    "tps",
+    "r_await",
+    "w_await",
+    "d_await",
+    "f_await",
+    "await",
+    "rareq-sz",
+    "wareq-sz",
+    "dareq-sz",
+    "%util",
+    "svctm",
+    "rrqm/s",
+    "wrqm/s",
+    "drqm/s",
+    "%rrqm",
+    "%wrqm",
+    "%drqm",
+    "rqm/s",
+    "kB_read",
+    "kB_wrtn",
+    "kB_dscd",
+    "MB_read",
+    "MB_wrtn",
+    "MB_dscd",
+    "Blk_read",
+    "Blk_wrtn",
+    "Blk_dscd",
+    "kB_w+d/s",
+    "kB_w+d",
+    "MB_w+d/s",
+    "MB_w+d",
+    "Blk_w+d/s",
+    "Blk_w+d",
+    "GB_read",
+    "GB_wrtn",
+    "GB_dscd",
+    "GB_w+d/s",
+    "GB_w+d",
+];
+
+/// True for a column name sysstat (`iostat`, `sar -d`, `sar -b`, `sadf`) prints.
+pub fn sysstat_known(column: &str) -> bool {
+    OTHER_KNOWN.contains(&column)
+        || READ_IOPS.contains(&column)
+        || WRITE_IOPS.contains(&column)
+        || DISCARD_IOPS.contains(&column)
+        || [
+            READ_BYTES,
+            WRITE_BYTES,
+            DISCARD_BYTES,
+            TOTAL_BYTES,
+            REQ_BYTES,
+            QUEUE,
+        ]
+        .iter()
+        .any(|t| t.iter().any(|(n, _)| *n == column))
+}
+
+/// Bytes in one unit of a sysstat column (for `--human` values): `kB` 1024, `MB` 2^20, `GB`
+/// 2^30, sectors/blocks 512 (`rsec/s`, `rd_sec/s`, `Blk_…`, `bread/s`, `avgrq-sz`), `areq-sz`
+/// 1024; `None` for a column that is not a size.
+pub fn sysstat_unit_bytes(column: &str) -> Option<f64> {
+    if column.contains("kB") {
+        Some(1024.0)
+    } else if column.contains("MB") {
+        Some(MIB)
+    } else if column.contains("GB") {
+        Some(GIB)
+    } else if column.contains("sec")
+        || column.contains("Blk")
+        || column == "avgrq-sz"
+        || column.starts_with("bread")
+        || column.starts_with("bwrtn")
+        || column.starts_with("bdscd")
+    {
+        Some(512.0)
+    } else if column.ends_with("areq-sz") {
+        Some(1024.0)
+    } else {
+        None
+    }
+}
+
+fn lookup(values: &[(String, Option<f64>)], name: &str) -> Option<Option<f64>> {
+    values.iter().find(|(c, _)| c == name).map(|(_, v)| *v)
+}
+
+fn scaled(values: &[(String, Option<f64>)], table: &[(&str, f64)]) -> Option<f64> {
+    table
+        .iter()
+        .find_map(|(n, f)| lookup(values, n).map(|v| v.map(|v| v * f)))
+        .flatten()
+}
+
+fn first(values: &[(String, Option<f64>)], names: &[&str]) -> Option<f64> {
+    names.iter().find_map(|n| lookup(values, n)).flatten()
+}
+
+/// Normalises sysstat columns (`iostat`, `sar -d`, `sar -b`, `sadf`) through the alias table.
+///
+/// Units are from the sysstat `iostat(1)`/`sar(1)` man pages and
+/// `../shared/reference/iostat-sar-formats.md` §1.4 (read in sysstat's `iostat.c`): a "kB" is
+/// 1024 bytes, a sector or block is 512 bytes.
+///
+/// | field | header names (unit → factor) |
+/// |---|---|
+/// | `read_iops` / `write_iops` / `discard_iops` | `r/s`, `rtps` / `w/s`, `wtps` / `d/s`, `dtps` |
+/// | `total_iops` | `tps`; else `r/s + w/s (+ d/s + f/s when printed)` |
+/// | `read_bytes_per_s` | `rsec/s`, `rd_sec/s`, `Blk_read/s`, `bread/s` (×512); `rkB/s`, `kB_read/s` (×1024); `rMB/s`, `MB_read/s` (×2^20); `rGB/s`, `GB_read/s` (×2^30) |
+/// | `write_bytes_per_s` | `wsec/s`, `wr_sec/s`, `Blk_wrtn/s`, `bwrtn/s` (×512); `wkB/s`, `kB_wrtn/s` (×1024); `wMB/s`, `MB_wrtn/s`; `wGB/s`, `GB_wrtn/s` |
+/// | `discard_bytes_per_s` | `dsec/s`, `Blk_dscd/s`, `bdscd/s` (×512); `dkB/s`, `kB_dscd/s` (×1024); `dMB/s`, `MB_dscd/s`; `dGB/s`, `GB_dscd/s` |
+/// | `total_bytes_per_s` | `-x -s`: `sec/s` (×512), `kB/s` (×1024), `MB/s`, `GB/s` |
+/// | `read_await_ms` / `write_await_ms` / `await_ms` | `r_await` / `w_await` / `await` (ms) |
+/// | `queue_depth` | `avgqu-sz`, `aqu-sz` |
+/// | `avg_request_bytes` | `avgrq-sz` (×512), `areq-sz` (×1024); else `rareq-sz`/`wareq-sz` weighted by `r/s`/`w/s` when their sum is > 0 |
+/// | `read_request_bytes` / `write_request_bytes` | `rareq-sz` / `wareq-sz` (×1024) |
+/// | `util_pct` / `service_ms` | `%util` / `svctm` (shown only) |
+pub fn sysstat_normalise(values: &[(String, Option<f64>)]) -> Normalised {
+    let r = first(values, READ_IOPS);
+    let w = first(values, WRITE_IOPS);
+    let dd = first(values, DISCARD_IOPS);
+    let total_iops = lookup(values, "tps").flatten().or(match (r, w) {
+        (Some(r), Some(w)) => {
+            Some(r + w + dd.unwrap_or(0.0) + lookup(values, "f/s").flatten().unwrap_or(0.0))
+        }
+        _ => None,
+    });
+    let read_request_bytes = lookup(values, "rareq-sz").flatten().map(|v| v * 1024.0);
+    let write_request_bytes = lookup(values, "wareq-sz").flatten().map(|v| v * 1024.0);
+    let avg_request_bytes =
+        scaled(values, REQ_BYTES).or(match (r, w, read_request_bytes, write_request_bytes) {
+            (Some(r), Some(w), Some(rb), Some(wb)) if r + w > 0.0 => {
+                Some((r * rb + w * wb) / (r + w))
+            }
+            _ => None,
+        });
+    Normalised {
+        read_iops: r,
+        write_iops: w,
+        discard_iops: dd,
+        total_iops,
+        read_bytes_per_s: scaled(values, READ_BYTES),
+        write_bytes_per_s: scaled(values, WRITE_BYTES),
+        discard_bytes_per_s: scaled(values, DISCARD_BYTES),
+        total_bytes_per_s: scaled(values, TOTAL_BYTES),
+        read_await_ms: lookup(values, "r_await").flatten(),
+        write_await_ms: lookup(values, "w_await").flatten(),
+        await_ms: lookup(values, "await").flatten(),
+        queue_depth: scaled(values, QUEUE),
+        avg_request_bytes,
+        read_request_bytes,
+        write_request_bytes,
+        util_pct: lookup(values, "%util").flatten(),
+        service_ms: lookup(values, "svctm").flatten(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device roles
+// ---------------------------------------------------------------------------------------------
+
+/// What a device name stands for, for host totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceRole {
+    /// A whole disk or LUN (`sda`, `nvme0n1`, `vda`, `xvdf`, `hdisk3`, `sd0`, `c0t0d0`, `dev8-0`).
+    Disk,
+    /// A partition or slice of a disk (`sda1`, `nvme0n1p2`, `mmcblk0p1`, `dev8-1`, `sd0,a`,
+    /// `c0t0d0s0`): its IO is also counted on its disk.
+    Partition,
+    /// A device-mapper device (`dm-0`, LVM `vg-lv` from `-N`, multipath `mpatha`, `dev253-0`):
+    /// its IO is also counted on the disks below it.
+    Mapper,
+    /// Software RAID (`md0`): its IO is also counted on its member disks (with the RAID's
+    /// write amplification).
+    SoftwareRaid,
+    /// A group total (iostat `-g`, nmon disk groups): double-counts its members.
+    Group,
+    /// Loop, RAM, optical and floppy devices (`loop0`, `ram0`, `sr0`, `fd0`, `zram0`): not storage
+    /// the database uses.
+    Virtual,
+}
+
+impl DeviceRole {
+    /// Stable id (`disk`, `partition`, `mapper`, `software_raid`, `group`, `virtual`).
+    pub fn id(self) -> &'static str {
+        match self {
+            DeviceRole::Disk => "disk",
+            DeviceRole::Partition => "partition",
+            DeviceRole::Mapper => "mapper",
+            DeviceRole::SoftwareRaid => "software_raid",
+            DeviceRole::Group => "group",
+            DeviceRole::Virtual => "virtual",
+        }
+    }
+}
+
+fn ends_digit(s: &str) -> bool {
+    s.chars().last().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Classifies a device name as printed by a Linux, AIX, Solaris or HP-UX tool.
+///
+/// Linux names follow the kernel's `Documentation/admin-guide/devices.txt` conventions:
+/// `sd*`/`vd*`/`xvd*`/`hd*` disks end in a letter and their partitions in a number;
+/// `nvme*n*`, `mmcblk*`, `loop*` and `md*` partitions carry a `p<N>` suffix; `dm-N` and names with
+/// a `-` from `iostat -N` (`vg0-lv_root`) are device-mapper. sar without `-p` prints `devM-N`
+/// (major-minor): major 8, 65–71, 128–135 are SCSI disks with 16 minors per disk (minor % 16 ≠
+/// 0 is a partition), 252/253/254 are the usual dynamic device-mapper majors, 9 is md, 7 is loop,
+/// 259 is blkext (NVMe partitions), 202 is Xen `xvd` (16 minors per disk). Solaris `sd0,a` and
+/// `c0t0d0s0` are slices. `group` short-circuits to [`DeviceRole::Group`].
+pub fn classify(name: &str, group: bool) -> DeviceRole {
+    if group {
+        return DeviceRole::Group;
+    }
+    let n = name.trim().trim_start_matches("/dev/");
+    if let Some(mm) = n.strip_prefix("dev") {
+        if let Some((maj, min)) = mm.split_once('-') {
+            if let (Ok(maj), Ok(min)) = (maj.parse::<u32>(), min.parse::<u32>()) {
+                return match maj {
+                    8 | 65..=71 | 128..=135 | 202 => {
+                        if min % 16 == 0 {
+                            DeviceRole::Disk
+                        } else {
+                            DeviceRole::Partition
+                        }
+                    }
+                    3 | 22 => {
+                        if min % 64 == 0 {
+                            DeviceRole::Disk
+                        } else {
+                            DeviceRole::Partition
+                        }
+                    }
+                    252..=254 => DeviceRole::Mapper,
+                    9 => DeviceRole::SoftwareRaid,
+                    1 | 2 | 7 | 11 => DeviceRole::Virtual,
+                    259 => DeviceRole::Partition,
+                    _ => DeviceRole::Disk,
+                };
+            }
+        }
+    }
+    for v in ["loop", "ram", "zram", "sr", "fd", "scd", "nbd", "cd"] {
+        if let Some(rest) = n.strip_prefix(v) {
+            if rest.is_empty() || rest.chars().all(|c| c.is_ascii_digit()) {
+                return DeviceRole::Virtual;
+            }
+        }
+    }
+    if n.starts_with("dm-") || n.starts_with("mpath") || n.starts_with("VxVM") {
+        return DeviceRole::Mapper;
+    }
+    if let Some(rest) = n.strip_prefix("md") {
+        if rest.contains('p') && ends_digit(rest) {
+            return DeviceRole::Partition;
+        }
+        if rest.chars().all(|c| c.is_ascii_digit()) && !rest.is_empty() {
+            return DeviceRole::SoftwareRaid;
+        }
+    }
+    // NVMe, MMC: `nvme0n1` disk, `nvme0n1p1` partition; `mmcblk0` / `mmcblk0p1`.
+    if n.starts_with("nvme") || n.starts_with("mmcblk") || n.starts_with("rbd") {
+        let part = n.rsplit_once('p').is_some_and(|(head, tail)| {
+            ends_digit(head) && !tail.is_empty() && tail.chars().all(|c| c.is_ascii_digit())
+        });
+        return if part {
+            DeviceRole::Partition
+        } else {
+            DeviceRole::Disk
+        };
+    }
+    // AIX: `hdisk3`, `hdiskpower0` (PowerPath), `vpath0` (SDD) are disks (LUNs).
+    if n.starts_with("hdisk") || n.starts_with("vpath") {
+        return DeviceRole::Disk;
+    }
+    // Linux SCSI/virtio/Xen/IDE: letters then an optional partition number.
+    for p in ["sd", "vd", "xvd", "hd"] {
+        if let Some(rest) = n.strip_prefix(p) {
+            let letters: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase())
+                .collect();
+            let digits = &rest[letters.len()..];
+            if !letters.is_empty()
+                && !digits.is_empty()
+                && digits.chars().all(|c| c.is_ascii_digit())
+            {
+                return DeviceRole::Partition;
+            }
+            if !letters.is_empty() && digits.is_empty() {
+                return DeviceRole::Disk;
+            }
+            // Solaris `sd0` (instance number) is a disk, `sd0,a` a slice.
+            if letters.is_empty() && !digits.is_empty() {
+                return if digits.contains(',') {
+                    DeviceRole::Partition
+                } else {
+                    DeviceRole::Disk
+                };
+            }
+        }
+    }
+    if n.contains(',') {
+        return DeviceRole::Partition;
+    }
+    // Solaris cXtYdZsN / cXdZsN slice, cXtYdZpN partition.
+    if n.starts_with('c') && n.contains('d') {
+        let after_d = n.rsplit_once('d').map(|(_, t)| t).unwrap_or("");
+        if after_d.contains('s') || after_d.contains('p') {
+            return DeviceRole::Partition;
+        }
+        return DeviceRole::Disk;
+    }
+    // `iostat -N`: `vg-lv` (LVM) names contain a dash; Linux disks never do.
+    if n.contains('-') && !n.starts_with("hdisk") {
+        return DeviceRole::Mapper;
+    }
+    DeviceRole::Disk
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time stamps
+// ---------------------------------------------------------------------------------------------
+
+/// How to read a numeric date whose day and month could be either way round (`01/02/24`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DateOrder {
+    /// Month first (`MM/DD/YY`, the C and en_US `%x`).
+    Mdy,
+    /// Day first (`DD/MM/YY`, en_GB, de, fr, …).
+    Dmy,
+    /// Year first (`YY/MM/DD`, ja/zh).
+    Ymd,
+}
+
+/// Times of a log's reports, with how the date order was chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Times {
+    /// One per report (same order as [`DeviceLog::reports`]); `None` where no time was printed
+    /// or it could not be read.
+    pub times: Vec<Option<NaiveDateTime>>,
+    /// The date order used for slash dates, when the log has any.
+    pub order: Option<DateOrder>,
+    /// Every slash date of the log could be read both ways and no order was given: the
+    /// order used is sysstat's C-locale default (month first); `--date-order` settles it.
+    pub ambiguous: bool,
+    /// Time stamps that could not be read, with the line and the text.
+    pub unreadable: Vec<(usize, String)>,
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+fn month_name(s: &str) -> Option<u32> {
+    let l = s.to_ascii_lowercase();
+    MONTHS
+        .iter()
+        .position(|m| l.starts_with(m))
+        .map(|i| i as u32 + 1)
+}
+
+fn year4(y: i32, digits: usize) -> i32 {
+    if digits <= 2 {
+        // POSIX %y: 69–99 → 19xx, 00–68 → 20xx.
+        if y >= 69 {
+            1900 + y
+        } else {
+            2000 + y
+        }
+    } else {
+        y
+    }
+}
+
+/// A date token: `(a, b, c, separator)` with the raw numbers, or a resolved date when the form
+/// is unambiguous (ISO `YYYY-MM-DD`, `DD-MON-YYYY`, `DD.MM.YYYY`).
+enum DateTok {
+    Fixed(NaiveDate),
+    Slash(u32, u32, (i32, usize)),
+    YearFirst(i32, u32, u32),
+}
+
+fn date_token(t: &str) -> Option<DateTok> {
+    let t = t.trim_end_matches(',');
+    if let Some((a, rest)) = t.split_once('-') {
+        let (b, c) = rest.split_once('-')?;
+        if let Some(m) = month_name(b) {
+            // 21-JAN-2015 (nmon), 21-Jan-15.
+            let d: u32 = a.parse().ok()?;
+            let y: i32 = c.parse().ok()?;
+            return NaiveDate::from_ymd_opt(year4(y, c.len()), m, d).map(DateTok::Fixed);
+        }
+        if a.len() == 4 {
+            let c = c.get(..2.min(c.len()))?;
+            return NaiveDate::from_ymd_opt(a.parse().ok()?, b.parse().ok()?, c.parse().ok()?)
+                .map(DateTok::Fixed);
+        }
+        return None;
+    }
+    if let Some((a, rest)) = t.split_once('.') {
+        let (b, c) = rest.split_once('.')?;
+        let c = c.trim_end_matches('.');
+        return NaiveDate::from_ymd_opt(
+            year4(c.parse().ok()?, c.len()),
+            b.parse().ok()?,
+            a.parse().ok()?,
+        )
+        .map(DateTok::Fixed);
+    }
+    if let Some((a, rest)) = t.split_once('/') {
+        let (b, c) = rest.split_once('/')?;
+        if a.len() == 4 {
+            return Some(DateTok::YearFirst(
+                a.parse().ok()?,
+                b.parse().ok()?,
+                c.parse().ok()?,
+            ));
+        }
+        return Some(DateTok::Slash(
+            a.parse().ok()?,
+            b.parse().ok()?,
+            (c.parse().ok()?, c.len()),
+        ));
+    }
+    None
+}
+
+fn time_token(toks: &[&str]) -> Option<NaiveTime> {
+    let t = toks.first()?;
+    let t = t.split(['+', 'Z']).next()?;
+    let mut parts = t.split(':');
+    let h: u32 = parts.next()?.parse().ok()?;
+    let m: u32 = parts.next()?.parse().ok()?;
+    let s = parts.next().unwrap_or("0");
+    let (s, frac) = s.split_once('.').unwrap_or((s, "0"));
+    let s: u32 = s.parse().ok()?;
+    let _ = frac;
+    let h = match toks.get(1).map(|x| x.to_ascii_uppercase()) {
+        Some(ref p) if p == "PM" && h < 12 => h + 12,
+        Some(ref p) if p == "AM" && h == 12 => 0,
+        _ => h,
+    };
+    NaiveTime::from_hms_opt(h, m, s)
+}
+
+/// Splits a printed time stamp into its date part and its time part.
+fn split_stamp(s: &str) -> (Option<&str>, Vec<&str>) {
+    let s = s.trim();
+    let s = s.strip_prefix("Time:").unwrap_or(s).trim();
+    // ISO 8601 `2024-01-02T10:00:00+0100`.
+    if let Some((d, t)) = s.split_once('T') {
+        if d.len() == 10 && d.as_bytes()[4] == b'-' {
+            return (Some(d), vec![t]);
+        }
+    }
+    let toks: Vec<&str> = s.split_whitespace().collect();
+    match toks.first() {
+        Some(f) if f.contains(':') => (None, toks),
+        Some(f) => (Some(f), toks[1..].to_vec()),
+        None => (None, Vec::new()),
+    }
+}
+
+/// Reads every report's time: the parser's own `time` when set, else the printed `timestamp`
+/// (date and time, or a time of day joined to the banner date, adding a day each time the clock
+/// goes backwards, as sar does at midnight).
+///
+/// Slash dates are read with `order` when given; otherwise the whole log decides: a first field
+/// above 12 means day first, a second field above 12 month first; when every date fits both
+/// ways the log is `ambiguous` and read month first (sysstat's C-locale `%x`).
+pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
+    let banner = log.header.as_ref().and_then(|h| h.date.clone());
+    // Collect the slash dates to decide the order.
+    let mut slash: Vec<(u32, u32)> = Vec::new();
+    let mut consider = |d: &str| {
+        if let Some(DateTok::Slash(a, b, _)) = date_token(d) {
+            slash.push((a, b));
+        }
+    };
+    if let Some(b) = &banner {
+        if let Some(first) = b.split_whitespace().next() {
+            consider(first);
+        }
+    }
+    for r in &log.reports {
+        if r.time.is_none() {
+            if let Some(ts) = &r.timestamp {
+                if let (Some(d), _) = split_stamp(ts) {
+                    consider(d);
+                }
+            }
+        }
+    }
+    let mut ambiguous = false;
+    let chosen = if slash.is_empty() {
+        order
+    } else if let Some(o) = order {
+        Some(o)
+    } else if slash.iter().any(|(a, _)| *a > 12) {
+        Some(DateOrder::Dmy)
+    } else if slash.iter().any(|(_, b)| *b > 12) {
+        Some(DateOrder::Mdy)
+    } else {
+        // Every date reads both ways. Equal day and month (12/12/24) is not ambiguous.
+        ambiguous = slash.iter().any(|(a, b)| a != b);
+        Some(DateOrder::Mdy)
+    };
+    let read_date = |d: &str| -> Option<NaiveDate> {
+        match date_token(d)? {
+            DateTok::Fixed(x) => Some(x),
+            DateTok::YearFirst(y, m, d) => NaiveDate::from_ymd_opt(y, m, d),
+            DateTok::Slash(a, b, (y, yl)) => {
+                let y = year4(y, yl);
+                match chosen.unwrap_or(DateOrder::Mdy) {
+                    DateOrder::Mdy => NaiveDate::from_ymd_opt(y, a, b),
+                    DateOrder::Dmy => NaiveDate::from_ymd_opt(y, b, a),
+                    DateOrder::Ymd => NaiveDate::from_ymd_opt(year4(a as i32, 2), b, y as u32),
+                }
+            }
+        }
+    };
+    let banner_date = banner
+        .as_deref()
+        .and_then(|b| b.split_whitespace().next())
+        .and_then(read_date);
+    let mut times = Vec::with_capacity(log.reports.len());
+    let mut unreadable = Vec::new();
+    let mut day = banner_date;
+    let mut last: Option<NaiveDateTime> = None;
+    for r in &log.reports {
+        if let Some(t) = r.time {
+            times.push(Some(t));
+            last = Some(t);
+            continue;
+        }
+        let Some(ts) = &r.timestamp else {
+            times.push(None);
+            continue;
+        };
+        let (d, t) = split_stamp(ts);
+        let time = time_token(&t);
+        let value = match (d, time) {
+            (Some(d), Some(t)) => read_date(d).map(|d| {
+                day = Some(d);
+                d.and_time(t)
+            }),
+            (None, Some(t)) => day.map(|d0| {
+                let mut at = d0.and_time(t);
+                if let Some(l) = last {
+                    // The clock went backwards: a new day (sar past midnight).
+                    while at < l - Duration::minutes(5) && !r.summary {
+                        at += Duration::days(1);
+                    }
+                }
+                day = Some(at.date());
+                at
+            }),
+            _ => None,
+        };
+        if value.is_none() {
+            unreadable.push((r.line, ts.clone()));
+        }
+        if let Some(v) = value {
+            if !r.summary {
+                last = Some(v);
+            }
+        }
+        times.push(value);
+    }
+    Times {
+        times,
+        order: chosen,
+        ambiguous,
+        unreadable,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles() {
+        for (n, r) in [
+            ("sda", DeviceRole::Disk),
+            ("sda1", DeviceRole::Partition),
+            ("sdaa12", DeviceRole::Partition),
+            ("nvme0n1", DeviceRole::Disk),
+            ("nvme0n1p2", DeviceRole::Partition),
+            ("mmcblk0p1", DeviceRole::Partition),
+            ("dm-0", DeviceRole::Mapper),
+            ("vg0-lv_root", DeviceRole::Mapper),
+            ("md0", DeviceRole::SoftwareRaid),
+            ("md0p1", DeviceRole::Partition),
+            ("dev8-0", DeviceRole::Disk),
+            ("dev8-1", DeviceRole::Partition),
+            ("dev8-16", DeviceRole::Disk),
+            ("dev253-0", DeviceRole::Mapper),
+            ("loop0", DeviceRole::Virtual),
+            ("sr0", DeviceRole::Virtual),
+            ("hdisk0", DeviceRole::Disk),
+            ("sd0", DeviceRole::Disk),
+            ("sd0,a", DeviceRole::Partition),
+            ("c0t0d0", DeviceRole::Disk),
+            ("c0t0d0s0", DeviceRole::Partition),
+            ("xvdf", DeviceRole::Disk),
+            ("cciss/c0d0", DeviceRole::Disk),
+        ] {
+            assert_eq!(classify(n, false), r, "{n}");
+        }
+        assert_eq!(classify("sda", true), DeviceRole::Group);
+    }
+
+    fn log(date: Option<&str>, stamps: &[&str]) -> DeviceLog {
+        let mut l = DeviceLog::new("test");
+        l.header = Some(SystemHeader {
+            date: date.map(str::to_string),
+            ..Default::default()
+        });
+        for (i, s) in stamps.iter().enumerate() {
+            let mut r = DeviceReport::new(i + 1);
+            r.timestamp = Some(s.to_string());
+            l.reports.push(r);
+        }
+        l
+    }
+
+    fn dt(s: &str) -> NaiveDateTime {
+        NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap()
+    }
+
+    #[test]
+    fn date_orders() {
+        let t = resolve_times(
+            &log(None, &["01/02/24 10:00:00", "01/02/24 10:00:10"]),
+            None,
+        );
+        assert!(t.ambiguous);
+        assert_eq!(t.times[0], Some(dt("2024-01-02 10:00:00")));
+        let t = resolve_times(&log(None, &["01/02/24 10:00:00"]), Some(DateOrder::Dmy));
+        assert!(!t.ambiguous);
+        assert_eq!(t.times[0], Some(dt("2024-02-01 10:00:00")));
+        let t = resolve_times(
+            &log(None, &["01/02/24 10:00:00", "27/07/10 11:00:00"]),
+            None,
+        );
+        assert_eq!(t.order, Some(DateOrder::Dmy));
+        assert!(!t.ambiguous);
+        let t = resolve_times(&log(None, &["11/30/2021 02:15:01 PM"]), None);
+        assert_eq!(t.times[0], Some(dt("2021-11-30 14:15:01")));
+        let t = resolve_times(&log(None, &["2024-01-02T10:00:00+0100"]), None);
+        assert_eq!(t.times[0], Some(dt("2024-01-02 10:00:00")));
+        let t = resolve_times(&log(None, &["21-JAN-2015 00:00:02"]), None);
+        assert_eq!(t.times[0], Some(dt("2015-01-21 00:00:02")));
+    }
+
+    #[test]
+    fn time_only_rolls_over_midnight() {
+        let t = resolve_times(
+            &log(
+                Some("06/14/2017"),
+                &["23:50:00", "23:59:59", "00:09:59", "Time: 12:19:59 AM"],
+            ),
+            None,
+        );
+        assert_eq!(t.times[0], Some(dt("2017-06-14 23:50:00")));
+        assert_eq!(t.times[2], Some(dt("2017-06-15 00:09:59")));
+        assert_eq!(t.times[3], Some(dt("2017-06-15 00:19:59")));
+    }
+}
