@@ -69,7 +69,7 @@ pub struct Normalised {
     pub write_iops: Option<f64>,
     /// Discard requests per second.
     pub discard_iops: Option<f64>,
-    /// Transfers (IO requests) per second, all directions.
+    /// Transfers (IO requests) per second: reads, writes and discards (not flushes).
     pub total_iops: Option<f64>,
     /// Bytes read per second.
     pub read_bytes_per_s: Option<f64>,
@@ -348,7 +348,7 @@ fn first(values: &[(String, Option<f64>)], names: &[&str]) -> Option<f64> {
 /// | field | header names (unit → factor) |
 /// |---|---|
 /// | `read_iops` / `write_iops` / `discard_iops` | `r/s`, `rtps` / `w/s`, `wtps` / `d/s`, `dtps` |
-/// | `total_iops` | `tps`; else `r/s + w/s (+ d/s + f/s when printed)` |
+/// | `total_iops` | `tps`; else `r/s + w/s (+ d/s when printed)`: flushes (`f/s`) carry no data and sysstat's `tps` leaves them out |
 /// | `read_bytes_per_s` | `rsec/s`, `rd_sec/s`, `Blk_read/s`, `bread/s` (×512); `rkB/s`, `kB_read/s` (×1024); `rMB/s`, `MB_read/s` (×2^20); `rGB/s`, `GB_read/s` (×2^30) |
 /// | `write_bytes_per_s` | `wsec/s`, `wr_sec/s`, `Blk_wrtn/s`, `bwrtn/s` (×512); `wkB/s`, `kB_wrtn/s` (×1024); `wMB/s`, `MB_wrtn/s`; `wGB/s`, `GB_wrtn/s` |
 /// | `discard_bytes_per_s` | `dsec/s`, `Blk_dscd/s`, `bdscd/s` (×512); `dkB/s`, `kB_dscd/s` (×1024); `dMB/s`, `MB_dscd/s`; `dGB/s`, `GB_dscd/s` |
@@ -362,10 +362,10 @@ pub fn sysstat_normalise(values: &[(String, Option<f64>)]) -> Normalised {
     let r = first(values, READ_IOPS);
     let w = first(values, WRITE_IOPS);
     let dd = first(values, DISCARD_IOPS);
+    // sysstat's own `tps` counts reads, writes and discards, not flushes (iostat.c: `rd_ios +
+    // wr_ios + dc_ios`); a flush carries no data.
     let total_iops = lookup(values, "tps").flatten().or(match (r, w) {
-        (Some(r), Some(w)) => {
-            Some(r + w + dd.unwrap_or(0.0) + lookup(values, "f/s").flatten().unwrap_or(0.0))
-        }
+        (Some(r), Some(w)) => Some(r + w + dd.unwrap_or(0.0)),
         _ => None,
     });
     let read_request_bytes = lookup(values, "rareq-sz").flatten().map(|v| v * 1024.0);
@@ -715,7 +715,43 @@ fn split_stamp(s: &str) -> (Option<&str>, Vec<&str>) {
 /// above 12 means day first, a second field above 12 month first; when every date fits both
 /// ways the log is `ambiguous` and read month first (sysstat's C-locale `%x`).
 pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
-    let banner = log.header.as_ref().and_then(|h| h.date.clone());
+    let stamps: Vec<Stamp> = log
+        .reports
+        .iter()
+        .map(|r| Stamp {
+            timestamp: r.timestamp.as_deref(),
+            time: r.time,
+            summary: r.summary,
+            line: r.line,
+        })
+        .collect();
+    resolve_stamps(
+        log.header.as_ref().and_then(|h| h.date.as_deref()),
+        &stamps,
+        order,
+    )
+}
+
+/// What [`resolve_stamps`] needs of one report (so that a streaming reader can keep only this).
+#[derive(Debug, Clone, Copy)]
+pub struct Stamp<'a> {
+    /// [`DeviceReport::timestamp`].
+    pub timestamp: Option<&'a str>,
+    /// [`DeviceReport::time`].
+    pub time: Option<NaiveDateTime>,
+    /// [`DeviceReport::summary`].
+    pub summary: bool,
+    /// [`DeviceReport::line`].
+    pub line: usize,
+}
+
+/// As [`resolve_times`], on the banner date and the reports' stamps.
+pub fn resolve_stamps(
+    banner_date: Option<&str>,
+    stamps: &[Stamp],
+    order: Option<DateOrder>,
+) -> Times {
+    let banner = banner_date.map(str::to_string);
     // Collect the slash dates to decide the order.
     let mut slash: Vec<(u32, u32)> = Vec::new();
     let mut consider = |d: &str| {
@@ -728,9 +764,9 @@ pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
             consider(first);
         }
     }
-    for r in &log.reports {
+    for r in stamps {
         if r.time.is_none() {
-            if let Some(ts) = &r.timestamp {
+            if let Some(ts) = r.timestamp {
                 if let (Some(d), _) = split_stamp(ts) {
                     consider(d);
                 }
@@ -769,17 +805,17 @@ pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
         .as_deref()
         .and_then(|b| b.split_whitespace().next())
         .and_then(read_date);
-    let mut times = Vec::with_capacity(log.reports.len());
+    let mut times = Vec::with_capacity(stamps.len());
     let mut unreadable = Vec::new();
     let mut day = banner_date;
     let mut last: Option<NaiveDateTime> = None;
-    for r in &log.reports {
+    for r in stamps {
         if let Some(t) = r.time {
             times.push(Some(t));
             last = Some(t);
             continue;
         }
-        let Some(ts) = &r.timestamp else {
+        let Some(ts) = r.timestamp else {
             times.push(None);
             continue;
         };
@@ -804,7 +840,7 @@ pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
             _ => None,
         };
         if value.is_none() {
-            unreadable.push((r.line, ts.clone()));
+            unreadable.push((r.line, ts.to_string()));
         }
         if let Some(v) = value {
             if !r.summary {
