@@ -73,6 +73,8 @@ pub struct Settings {
     pub size_on: SizeOn,
     /// Show a progress bar on stderr (only drawn when stderr is a terminal).
     pub progress: bool,
+    /// OS disk logs: device selection, date order, `iostat -y`.
+    pub devices: crate::hosts::DeviceSettings,
 }
 
 /// What was read: file, format and report identity.
@@ -346,6 +348,10 @@ pub struct Run {
     pub model: Model,
     /// The interval series of every database (see [`series_frame`]).
     pub series: DataFrame,
+    /// One per host of the OS disk logs (iostat, sar, sadf, nmon, OSWatcher, …).
+    pub hosts: Vec<crate::hosts::HostAnalysis>,
+    /// The host series (see [`crate::hosts::series_frame`]).
+    pub host_series: DataFrame,
 }
 
 /// A file to read and whether the user named it.
@@ -431,6 +437,13 @@ struct Raw {
     meta: SourceMeta,
     rows: Vec<StatRow>,
     info: ReportInfo,
+}
+
+/// What a parser thread hands back: an AWR/Statspack report reduced to its rows, or an OS disk
+/// log reduced to its host series.
+enum Read {
+    Awr(Raw),
+    Host(crate::hosts::HostSource),
 }
 
 /// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
@@ -652,21 +665,24 @@ pub fn run_inputs(
     let mut duplicates = Vec::new();
     let mut extracts: Vec<Extract> = Vec::new();
     let mut seen: HashMap<DuplicateKey, (String, Vec<Option<f64>>)> = HashMap::new();
+    let mut host_sources: Vec<crate::hosts::HostSource> = Vec::new();
     let mut pending = inputs.into_iter();
     loop {
         let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
         if batch.is_empty() {
             break;
         }
-        let raws: Vec<(Input, Result<Raw, ReadError>)> = batch
+        let raws: Vec<(Input, Result<Read, ReadError>)> = batch
             .into_par_iter()
             .map(|inp| {
                 let file = inp.path.display().to_string();
                 let r = match sizer_parsers::parse_file(&inp.path) {
-                    Ok(Parsed::Awr(report)) => Ok(reduce(file, report)),
-                    Ok(Parsed::Devices(_)) => {
-                        Err((true, "OS disk logs: not wired yet".to_string()))
-                    }
+                    Ok(Parsed::Awr(report)) => Ok(Read::Awr(reduce(file, report))),
+                    Ok(Parsed::Devices(log)) => Ok(Read::Host(crate::hosts::ingest_log(
+                        &file,
+                        &log,
+                        &settings.devices,
+                    ))),
                     // A report that is truncated or lacks a section it needs is a broken report
                     // (a failure wherever it was found); anything else is not a report.
                     Err(e @ (ParseError::Truncated { .. } | ParseError::Section { .. })) => {
@@ -680,7 +696,14 @@ pub fn run_inputs(
             .collect();
         // Duplicates are dropped here, before their rows become part of the model.
         for (inp, r) in raws {
-            let r = r.and_then(|raw| {
+            let r = r.and_then(|read| {
+                let raw = match read {
+                    Read::Awr(raw) => raw,
+                    Read::Host(h) => {
+                        host_sources.push(h);
+                        return Ok(None);
+                    }
+                };
                 let key = duplicate_key(&raw.info);
                 let figures = fingerprint(&raw.info);
                 if let Some((first, first_figures)) = seen.get(&key) {
@@ -732,6 +755,9 @@ pub fn run_inputs(
         settings,
     )?;
     let series = series_frame(&databases)?;
+    let mut hosts = crate::hosts::hosts(host_sources, rules, settings, &settings.devices)?;
+    crate::hosts::side_by_side(&mut hosts, &databases);
+    let host_series = crate::hosts::series_frame(&hosts)?;
     Ok(Run {
         analyses,
         databases,
@@ -740,6 +766,8 @@ pub fn run_inputs(
         duplicates,
         model,
         series,
+        hosts,
+        host_series,
     })
 }
 

@@ -49,9 +49,10 @@ Examples:
 
 #[derive(clap::Args, Debug)]
 struct AnalyzeArgs {
-    /// Report files (AWR HTML or text, Statspack) and directories (searched recursively). The
-    /// format of each file is detected from its content; files in directories that are not reports
-    /// are skipped and listed.
+    /// Report files (AWR HTML or text, Statspack), OS disk logs (iostat, sar, sadf, nmon,
+    /// OSWatcher, AIX/Solaris iostat; gzip'd or not) and directories (searched recursively). The
+    /// format of each file is detected from its content; files in directories that are not
+    /// readable are skipped and listed.
     #[arg(required = true, value_name = "PATH")]
     files: Vec<PathBuf>,
 
@@ -97,6 +98,33 @@ struct AnalyzeArgs {
     /// Directory holding tiers.toml and sizing.toml to use instead of the built-in rules.
     #[arg(long, value_name = "DIR")]
     rules: Option<PathBuf>,
+
+    /// OS disk logs: devices that make the host total. `disks` (default): whole disks and LUNs
+    /// only, since partitions, device-mapper/LVM and md devices are counted again on their
+    /// disks; `all`: every device except groups and loop/ram devices; or a comma-separated list
+    /// of device names as printed (`sdb,sdc`).
+    #[arg(long, value_name = "disks|all|NAMES", default_value = "disks")]
+    devices: String,
+
+    /// OS disk logs: how to read numeric dates such as 01/02/24 when the log cannot tell
+    /// (month first is assumed and reported otherwise).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    date_order: Option<DateOrderArg>,
+
+    /// OS disk logs: the iostat logs were taken with `iostat -y`, so their first report is an
+    /// interval (by default it holds averages since boot and is left out).
+    #[arg(long)]
+    iostat_y: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DateOrderArg {
+    /// Month first: MM/DD/YY (C and en_US locales).
+    Mdy,
+    /// Day first: DD/MM/YY (en_GB, de, fr, …).
+    Dmy,
+    /// Year first: YY/MM/DD (ja, zh).
+    Ymd,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,7 +228,23 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         eprintln!("sizer: -j must be at least 1");
         return ExitCode::from(2);
     }
+    let selection = match sizer::hosts::DeviceSelection::parse(&a.devices) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("sizer: --devices {}: {e}", a.devices);
+            return ExitCode::from(2);
+        }
+    };
     let settings = Settings {
+        devices: sizer::hosts::DeviceSettings {
+            selection,
+            date_order: a.date_order.map(|o| match o {
+                DateOrderArg::Mdy => sizer_parsers::disk::DateOrder::Mdy,
+                DateOrderArg::Dmy => sizer_parsers::disk::DateOrder::Dmy,
+                DateOrderArg::Ymd => sizer_parsers::disk::DateOrder::Ymd,
+            }),
+            iostat_y: a.iostat_y,
+        },
         size_on: match a.size_on {
             SizeOnArg::Avg => SizeOn::Avg,
             SizeOnArg::P50 => SizeOn::P50,
@@ -259,7 +303,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             run.skipped.len()
         );
     }
-    if run.analyses.is_empty() {
+    if run.analyses.is_empty() && run.hosts.is_empty() {
         match &a.output {
             Some(out) => {
                 for f in &run.skipped {
@@ -318,6 +362,12 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         .iter()
         .filter(|d| d.recommendation.is_none())
         .map(|d| d.key.as_str())
+        .chain(
+            run.hosts
+                .iter()
+                .filter(|h| h.recommendation.is_none())
+                .map(|h| h.host.as_str()),
+        )
         .collect();
     if !not_sized.is_empty() {
         eprintln!("sizer: could not size {}", not_sized.join(", "));

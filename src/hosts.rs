@@ -1,0 +1,1128 @@
+//! OS disk logs (iostat, sar, sadf, nmon, OSWatcher, AIX/Solaris iostat) → per-device and
+//! per-host series → host totals → the same rules engine as the databases.
+//!
+//! # Data flow
+//! A parser yields [`DeviceReport`]s; [`Ingest`] keeps, per report, only its time stamp and the
+//! host totals of that report, and per device a few `f32` columns (for percentiles) plus exact
+//! running sums and maxima. Memory is bounded by the samples kept (about 4 bytes per device,
+//! report and figure kept: total IOPS, MB/s, `r_await`, `w_await`, `await`, queue depth), never by
+//! the size of the file. [`hosts`] then groups sources by host name, resolves the time stamps
+//! (with the user's date order, see [`DeviceSettings::date_order`]), builds the host series as a
+//! polars DataFrame, computes average / p50 / p95 / p99 / max with the time of the peak, and
+//! sizes the host from its totals.
+//!
+//! # Which devices make the host total
+//! A partition's IO is also counted on its disk, a device-mapper or md device's on the disks
+//! below it, and a `-g` group's on its members: adding them would count the same IO twice. By
+//! default ([`DeviceSelection::Disks`]) the host total is the sum of whole disks
+//! ([`DeviceRole::Disk`], see [`sizer_parsers::disk::classify`]); `--devices all` adds every
+//! non-group, non-virtual device, `--devices sda,sdb` names them. Excluded devices are still listed
+//! with their own figures.
+//!
+//! # Figures
+//! Per interval, host totals: `r/s`, `w/s` and total IOPS (sysstat `tps`: reads + writes +
+//! discards) summed; MB/s = bytes/s ÷ 10^6 summed; `r_await`/`w_await`/`await` weighted by each
+//! device's requests (Σ rᵢ·r_awaitᵢ ÷ Σ rᵢ); queue depth (`aqu-sz`) summed. `%util` and `svctm`
+//! are shown per device and never used for sizing (both are meaningless for devices that serve
+//! requests in parallel: NVMe, RAID, SAN LUNs; sysstat's man page says so of `svctm`).
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::NaiveDateTime;
+use polars::prelude::*;
+use serde::Serialize;
+use sizer_parsers::disk::{
+    self, classify, DateOrder, DeviceReport, DeviceRole, Normalised, Skip, Stamp, SystemHeader,
+};
+
+use crate::analyze::{SeriesStats, Settings, SizeOn, Warning};
+use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
+
+/// Which devices make up the host total.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum DeviceSelection {
+    /// Whole disks and LUNs only (default): partitions, device-mapper, md, groups and loop/ram
+    /// devices are left out because their IO is already counted on their disks.
+    #[default]
+    Disks,
+    /// Every device except groups and loop/ram/optical devices (may double count: the user's
+    /// choice).
+    All,
+    /// Exactly these device names.
+    Names(Vec<String>),
+}
+
+impl DeviceSelection {
+    /// Parses `disks`, `all` or a comma-separated list of names.
+    ///
+    /// # Errors
+    /// An empty list.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "disks" => Ok(DeviceSelection::Disks),
+            "all" => Ok(DeviceSelection::All),
+            other => {
+                let names: Vec<String> = other
+                    .split(',')
+                    .map(|n| n.trim().to_string())
+                    .filter(|n| !n.is_empty())
+                    .collect();
+                if names.is_empty() {
+                    Err("expected 'disks', 'all' or a comma-separated list of device names".into())
+                } else {
+                    Ok(DeviceSelection::Names(names))
+                }
+            }
+        }
+    }
+
+    /// Words for the report.
+    pub fn describe(&self) -> String {
+        match self {
+            DeviceSelection::Disks => {
+                "whole disks only (default; partitions, device-mapper/LVM, md and groups are counted on their disks)".into()
+            }
+            DeviceSelection::All => {
+                "every device except groups and loop/ram devices (--devices all: partitions and device-mapper devices may double count)".into()
+            }
+            DeviceSelection::Names(n) => format!("the devices named with --devices: {}", n.join(", ")),
+        }
+    }
+
+    fn includes(&self, name: &str, role: DeviceRole) -> bool {
+        match self {
+            DeviceSelection::Disks => role == DeviceRole::Disk,
+            DeviceSelection::All => !matches!(role, DeviceRole::Group | DeviceRole::Virtual),
+            DeviceSelection::Names(n) => n.iter().any(|x| x == name),
+        }
+    }
+}
+
+/// Settings for OS disk logs.
+#[derive(Debug, Clone, Default)]
+pub struct DeviceSettings {
+    /// Devices that make the host total.
+    pub selection: DeviceSelection,
+    /// How to read `01/02/24`; `None` = decide from the log (day first if a first field is > 12,
+    /// month first if a second one is; month first and a warning when every date fits both).
+    pub date_order: Option<DateOrder>,
+    /// The iostat logs were taken with `-y`: their first report is an interval, not averages
+    /// since boot.
+    pub iostat_y: bool,
+}
+
+/// Figures of a device or host, in the order shown.
+pub const FIGURES: [(&str, &str); 13] = [
+    ("total_iops", "IOPS"),
+    ("read_iops", "IOPS"),
+    ("write_iops", "IOPS"),
+    ("total_mb_s", "MB/s"),
+    ("read_mb_s", "MB/s"),
+    ("write_mb_s", "MB/s"),
+    ("avg_io_kib", "KiB"),
+    ("r_await_ms", "ms"),
+    ("w_await_ms", "ms"),
+    ("await_ms", "ms"),
+    ("queue_depth", "requests"),
+    ("util_pct", "%"),
+    ("svctm_ms", "ms"),
+];
+const NF: usize = FIGURES.len();
+/// Figures kept per device sample (indexes into [`FIGURES`]) for percentiles.
+const KEPT: [usize; 6] = [0, 3, 7, 8, 9, 10];
+
+fn figures_of(n: &Normalised) -> [Option<f64>; NF] {
+    let total_bytes = match (n.read_bytes_per_s, n.write_bytes_per_s) {
+        (Some(r), Some(w)) => Some(r + w + n.discard_bytes_per_s.unwrap_or(0.0)),
+        _ => n.total_bytes_per_s,
+    };
+    let avg_io_kib =
+        n.avg_request_bytes
+            .map(|b| b / 1024.0)
+            .or(match (total_bytes, n.total_iops) {
+                (Some(b), Some(i)) if i > 0.0 => Some(b / i / 1024.0),
+                _ => None,
+            });
+    [
+        n.total_iops,
+        n.read_iops,
+        n.write_iops,
+        total_bytes.map(|b| b / 1e6),
+        n.read_bytes_per_s.map(|b| b / 1e6),
+        n.write_bytes_per_s.map(|b| b / 1e6),
+        avg_io_kib,
+        n.read_await_ms,
+        n.write_await_ms,
+        n.await_ms,
+        n.queue_depth,
+        n.util_pct,
+        n.service_ms,
+    ]
+}
+
+/// One device's samples from one source.
+#[derive(Debug, Clone)]
+struct DevSeries {
+    name: String,
+    role: DeviceRole,
+    included: bool,
+    /// Report index of every sample (in the source's reports).
+    at: Vec<u32>,
+    /// Kept figures ([`KEPT`]); `None` until a value appears; NaN = unknown.
+    kept: [Option<Vec<f32>>; KEPT.len()],
+    sum: [f64; NF],
+    n: [u32; NF],
+    max: [Option<(f64, u32)>; NF],
+    /// Samples of since-boot reports (used only when a log has no interval report).
+    boot: Vec<(u32, [Option<f64>; NF])>,
+}
+
+impl DevSeries {
+    fn new(name: &str, role: DeviceRole, included: bool) -> Self {
+        DevSeries {
+            name: name.to_string(),
+            role,
+            included,
+            at: Vec::new(),
+            kept: Default::default(),
+            sum: [0.0; NF],
+            n: [0; NF],
+            max: [None; NF],
+            boot: Vec::new(),
+        }
+    }
+
+    /// A series of the since-boot samples only.
+    fn boot_series(&self) -> DevSeries {
+        let mut d = DevSeries::new(&self.name, self.role, self.included);
+        for (r, f) in &self.boot {
+            d.push(*r, f);
+        }
+        d
+    }
+
+    fn push(&mut self, report: u32, f: &[Option<f64>; NF]) {
+        let k = self.at.len();
+        self.at.push(report);
+        for (slot, &fi) in KEPT.iter().enumerate() {
+            match (f[fi], &mut self.kept[slot]) {
+                (Some(v), Some(col)) => col.push(v as f32),
+                (Some(v), none @ None) => {
+                    let mut col = vec![f32::NAN; k];
+                    col.push(v as f32);
+                    *none = Some(col);
+                }
+                (None, Some(col)) => col.push(f32::NAN),
+                (None, None) => {}
+            }
+        }
+        for i in 0..NF {
+            if let Some(v) = f[i] {
+                self.sum[i] += v;
+                self.n[i] += 1;
+                if self.max[i].is_none_or(|(m, _)| v > m) {
+                    self.max[i] = Some((v, report));
+                }
+            }
+        }
+    }
+}
+
+/// Host totals of one report.
+#[derive(Debug, Clone, Copy, Default)]
+struct HostRow {
+    v: [Option<f64>; NF],
+    devices: u32,
+}
+
+/// Per report: what the time resolution and the series need.
+#[derive(Debug, Clone)]
+struct Meta {
+    timestamp: Option<String>,
+    time: Option<NaiveDateTime>,
+    utc: bool,
+    interval_s: Option<f64>,
+    since_boot: bool,
+    summary: bool,
+    line: usize,
+}
+
+/// One OS disk log reduced to its host series and device samples.
+#[derive(Debug, Clone)]
+pub struct HostSource {
+    /// Path as given.
+    pub file: String,
+    /// Format id (`iostat_text`, `sar_text`, …).
+    pub format: String,
+    /// The banner.
+    pub header: Option<SystemHeader>,
+    metas: Vec<Meta>,
+    rows: Vec<HostRow>,
+    devices: Vec<DevSeries>,
+    /// Parser warnings.
+    pub warnings: Vec<String>,
+    /// Lines the parser left out.
+    pub skipped: Vec<Skip>,
+}
+
+/// Builds a [`HostSource`] one report at a time (a streaming parser calls [`Ingest::push`] as
+/// each report completes).
+pub struct Ingest<'a> {
+    src: HostSource,
+    index: HashMap<(String, bool), usize>,
+    selection: &'a DeviceSelection,
+    /// `sar -b` samples (a host-wide read/write split) by report.
+    sar_b: Vec<Option<(Option<f64>, Option<f64>)>>,
+}
+
+impl<'a> Ingest<'a> {
+    /// Starts a source.
+    pub fn new(file: &str, format: &str, selection: &'a DeviceSelection) -> Self {
+        Ingest {
+            src: HostSource {
+                file: file.to_string(),
+                format: format.to_string(),
+                header: None,
+                metas: Vec::new(),
+                rows: Vec::new(),
+                devices: Vec::new(),
+                warnings: Vec::new(),
+                skipped: Vec::new(),
+            },
+            index: HashMap::new(),
+            selection,
+            sar_b: Vec::new(),
+        }
+    }
+
+    /// Sets the banner.
+    pub fn header(&mut self, h: Option<SystemHeader>) {
+        self.src.header = h;
+    }
+
+    /// Adds one report.
+    pub fn push(&mut self, r: &DeviceReport) {
+        let ri = self.src.metas.len() as u32;
+        self.src.metas.push(Meta {
+            timestamp: r.timestamp.clone(),
+            time: r.time,
+            utc: r.utc,
+            interval_s: r.interval_s,
+            since_boot: r.since_boot,
+            summary: r.summary,
+            line: r.line,
+        });
+        let mut row = HostRow::default();
+        let mut acc = [Some(0.0f64); NF];
+        // Weighted latency sums: Σ r·r_await, Σ w·w_await, Σ iops·await.
+        let mut lat = [(0.0f64, 0.0f64, true); 3];
+        let mut sar_b = None;
+        let mut any = false;
+        for d in &r.devices {
+            if d.group && d.device == "sar -b" {
+                sar_b = Some((d.normalised.read_iops, d.normalised.write_iops));
+                continue;
+            }
+            let role = classify(&d.device, d.group);
+            let key = (d.device.clone(), d.group);
+            let idx = match self.index.get(&key) {
+                Some(&i) => i,
+                None => {
+                    let inc = self.selection.includes(&d.device, role) && !d.group;
+                    self.src.devices.push(DevSeries::new(&d.device, role, inc));
+                    self.index.insert(key, self.src.devices.len() - 1);
+                    self.src.devices.len() - 1
+                }
+            };
+            let f = figures_of(&d.normalised);
+            if r.since_boot {
+                self.src.devices[idx].boot.push((ri, f));
+            } else if !r.summary {
+                self.src.devices[idx].push(ri, &f);
+            }
+            if !self.src.devices[idx].included {
+                continue;
+            }
+            any = true;
+            row.devices += 1;
+            for i in [0usize, 1, 2, 3, 4, 5, 10] {
+                acc[i] = match (acc[i], f[i]) {
+                    (Some(a), Some(v)) => Some(a + v),
+                    _ => None,
+                };
+            }
+            for (k, (iops, l)) in [(1usize, 7usize), (2, 8), (0, 9)].iter().enumerate() {
+                match (f[*iops], f[*l]) {
+                    (Some(n), Some(ms)) => {
+                        lat[k].0 += n * ms;
+                        lat[k].1 += n;
+                    }
+                    (Some(n), None) if n > 0.0 => lat[k].2 = false,
+                    (None, _) => lat[k].2 = false,
+                    _ => {}
+                }
+            }
+        }
+        if any {
+            for i in [0usize, 1, 2, 3, 4, 5, 10] {
+                row.v[i] = acc[i];
+            }
+            for (k, l) in [7usize, 8, 9].iter().enumerate() {
+                let (s, n, ok) = lat[k];
+                row.v[*l] = (ok && n > 0.0).then(|| s / n);
+            }
+            row.v[6] = match (row.v[3], row.v[0]) {
+                (Some(mb), Some(i)) if i > 0.0 => Some(mb * 1e6 / i / 1024.0),
+                _ => None,
+            };
+        }
+        self.sar_b.push(sar_b);
+        self.src.rows.push(row);
+    }
+
+    /// Finishes the source.
+    pub fn finish(mut self, warnings: Vec<String>, skipped: Vec<Skip>) -> HostSource {
+        // Host read/write split from `sar -b` where the disk rows have none (`sar -d` prints tps
+        // only).
+        let mut used_b = false;
+        for (row, b) in self.src.rows.iter_mut().zip(&self.sar_b) {
+            if let Some((r, w)) = b {
+                if row.v[1].is_none() && row.v[2].is_none() && row.devices > 0 {
+                    row.v[1] = *r;
+                    row.v[2] = *w;
+                    used_b |= r.is_some();
+                }
+            }
+        }
+        self.src.warnings = warnings;
+        if used_b {
+            self.src.warnings.push(
+                "read/write IOPS split from `sar -b` (rtps/wtps, every disk of the host): `sar -d` prints tps only".into(),
+            );
+        }
+        self.src.skipped = skipped;
+        self.src
+    }
+}
+
+/// Reduces a parsed log.
+pub fn ingest_log(file: &str, log: &disk::DeviceLog, settings: &DeviceSettings) -> HostSource {
+    let mut ing = Ingest::new(file, log.format, &settings.selection);
+    ing.header(log.header.clone());
+    for (k, r) in log.reports.iter().enumerate() {
+        if settings.iostat_y && k == 0 && r.since_boot {
+            let mut r = r.clone();
+            r.since_boot = false;
+            ing.push(&r);
+        } else {
+            ing.push(r);
+        }
+    }
+    ing.finish(log.warnings.clone(), log.skipped.clone())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis
+// ---------------------------------------------------------------------------------------------
+
+/// What was read of one OS log.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostSourceInfo {
+    /// Path.
+    pub file: String,
+    /// Format id.
+    pub format: String,
+    /// Reports read (intervals, since-boot and summaries).
+    pub reports: usize,
+    /// Reports used as intervals.
+    pub intervals: usize,
+    /// Since-boot reports left out (the first report of each iostat run without `-y`).
+    pub since_boot_left_out: usize,
+    /// `Average:`/`Summary:` reports not used (the intervals are).
+    pub summaries_left_out: usize,
+    /// Intervals whose time was already given by another file of the same host (left out).
+    pub duplicate_times: usize,
+    /// Lines the parser left out, with why (first 20).
+    pub skipped: Vec<Skip>,
+    /// Number of lines left out.
+    pub skipped_count: usize,
+    /// Date order used for numeric dates (`mdy`, `dmy`, `ymd`), when the log has any.
+    pub date_order: Option<DateOrder>,
+    /// Times are UTC (sadf).
+    pub utc: bool,
+}
+
+/// A figure of one device over its samples.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceFigure {
+    /// Unit.
+    pub unit: &'static str,
+    /// Samples with a value.
+    pub n: usize,
+    /// Mean of the samples.
+    pub avg: Option<f64>,
+    /// 95th percentile (linear), for the figures kept per sample.
+    pub p95: Option<f64>,
+    /// 99th percentile (linear).
+    pub p99: Option<f64>,
+    /// Largest value.
+    pub max: Option<f64>,
+    /// Time of the report with the largest value.
+    pub peak_time: Option<String>,
+}
+
+/// One device of a host.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceStats {
+    /// Name as printed.
+    pub device: String,
+    /// `disk`, `partition`, `mapper`, `software_raid`, `group`, `virtual`.
+    pub role: &'static str,
+    /// Counted in the host total.
+    pub included: bool,
+    /// Samples (intervals).
+    pub samples: usize,
+    /// Figures keyed by name ([`FIGURES`]).
+    pub figures: BTreeMap<String, DeviceFigure>,
+}
+
+/// AWR and OS figures of the same host and window, side by side.
+#[derive(Debug, Clone, Serialize)]
+pub struct AwrSideBySide {
+    /// Database key (`DB_NAME (DB Id N)`).
+    pub database: String,
+    /// Instance on this host.
+    pub instance: String,
+    /// AWR interval begin.
+    pub begin: Option<String>,
+    /// AWR interval end.
+    pub end: Option<String>,
+    /// AWR `physical read total IO requests` + `physical write total IO requests` per second.
+    pub awr_iops: Option<f64>,
+    /// AWR read + write total bytes per second, MB/s (10^6).
+    pub awr_mb_s: Option<f64>,
+    /// Host total IOPS, time-weighted over the OS intervals inside the AWR interval.
+    pub os_iops: Option<f64>,
+    /// Host total MB/s over the same intervals.
+    pub os_mb_s: Option<f64>,
+    /// Seconds of the AWR interval covered by OS intervals.
+    pub covered_s: f64,
+    /// AWR interval length, seconds.
+    pub awr_s: f64,
+}
+
+/// The analysis of one host over all its OS logs, with the recommendation.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostAnalysis {
+    /// Host name as the logs print it (or the file name when they print none).
+    pub host: String,
+    /// `Linux 5.8.0-53-generic`, `AIX 7.2`, `SunOS 5.11`, when printed.
+    pub os: Option<String>,
+    /// Logs read.
+    pub sources: Vec<HostSourceInfo>,
+    /// First interval's time (ISO 8601, the host's local time unless `utc`).
+    pub begin: Option<String>,
+    /// Last interval's time.
+    pub end: Option<String>,
+    /// Intervals in the host series.
+    pub intervals: usize,
+    /// Median interval length, seconds.
+    pub interval_s: Option<f64>,
+    /// Which devices make the host total.
+    pub selection: String,
+    /// Statistics of the host totals, keyed by figure ([`FIGURES`]).
+    pub statistics: BTreeMap<String, SeriesStats>,
+    /// Every device seen, included or not.
+    pub devices: Vec<DeviceStats>,
+    /// The statistic sized on.
+    pub size_on: SizeOn,
+    /// The figures the rules sized from (before headroom).
+    pub demand: Demand,
+    /// The recommendation; `None` when the host total IOPS is unknown.
+    pub recommendation: Option<Recommendation>,
+    /// AWR figures of databases on this host over the same windows.
+    pub awr: Vec<AwrSideBySide>,
+    /// Caveats.
+    pub warnings: Vec<Warning>,
+    /// The host series: (time ISO, interval seconds, figures) per interval.
+    #[serde(skip)]
+    pub series: Vec<(Option<NaiveDateTime>, f64, [Option<f64>; NF])>,
+}
+
+fn iso(t: Option<NaiveDateTime>) -> Option<String> {
+    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
+}
+
+fn host_key(s: &HostSource) -> String {
+    s.header
+        .as_ref()
+        .map(|h| h.host.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| format!("(no host name) {}", s.file))
+}
+
+fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[v.len() / 2])
+}
+
+/// Groups sources by host and analyses each.
+///
+/// # Errors
+/// A polars error computing quantiles.
+pub fn hosts(
+    sources: Vec<HostSource>,
+    rules: &RuleSet,
+    settings: &Settings,
+    dev: &DeviceSettings,
+) -> PolarsResult<Vec<HostAnalysis>> {
+    let mut order: Vec<String> = Vec::new();
+    let mut groups: HashMap<String, Vec<HostSource>> = HashMap::new();
+    for s in sources {
+        let k = host_key(&s);
+        if !groups.contains_key(&k) {
+            order.push(k.clone());
+        }
+        groups.entry(k).or_default().push(s);
+    }
+    let mut out = Vec::new();
+    for k in order {
+        let srcs = groups.remove(&k).unwrap_or_default();
+        out.push(host(&k, srcs, rules, settings, dev)?);
+    }
+    Ok(out)
+}
+
+fn host(
+    name: &str,
+    srcs: Vec<HostSource>,
+    rules: &RuleSet,
+    settings: &Settings,
+    dev: &DeviceSettings,
+) -> PolarsResult<HostAnalysis> {
+    let mut warnings: Vec<Warning> = Vec::new();
+    let mut infos = Vec::new();
+    // (time, interval_s, figures, source, report) per counted interval.
+    let mut series: Vec<(
+        Option<NaiveDateTime>,
+        Option<f64>,
+        [Option<f64>; NF],
+        usize,
+        usize,
+    )> = Vec::new();
+    let mut times_of: Vec<Vec<Option<NaiveDateTime>>> = Vec::new();
+    let os = srcs.iter().find_map(|s| {
+        s.header
+            .as_ref()
+            .filter(|h| !h.sysname.is_empty())
+            .map(|h| {
+                if h.kernel.is_empty() {
+                    h.sysname.clone()
+                } else {
+                    format!("{} {}", h.sysname, h.kernel)
+                }
+            })
+    });
+    for (si, s) in srcs.iter().enumerate() {
+        let stamps: Vec<Stamp> = s
+            .metas
+            .iter()
+            .map(|m| Stamp {
+                timestamp: m.timestamp.as_deref(),
+                time: m.time,
+                summary: m.summary,
+                line: m.line,
+            })
+            .collect();
+        let t = disk::resolve_stamps(
+            s.header.as_ref().and_then(|h| h.date.as_deref()),
+            &stamps,
+            dev.date_order,
+        );
+        if t.ambiguous {
+            warnings.push(Warning {
+                id: "ambiguous_date".into(),
+                message: format!(
+                    "{}: every date in the log reads both ways (e.g. 01/02/24): read as month first (MM/DD, sysstat's C-locale %x); pass --date-order dmy if this host prints day first",
+                    s.file
+                ),
+            });
+        }
+        if let Some((line, text)) = t.unreadable.first() {
+            warnings.push(Warning {
+                id: "unreadable_time".into(),
+                message: format!(
+                    "{}: {} time stamp(s) could not be read (first: line {line}, '{text}'); those intervals have no time",
+                    s.file,
+                    t.unreadable.len()
+                ),
+            });
+        }
+        let mut since_boot = 0;
+        let mut summaries = 0;
+        let mut intervals = 0;
+        for (ri, m) in s.metas.iter().enumerate() {
+            if m.since_boot {
+                since_boot += 1;
+                continue;
+            }
+            if m.summary {
+                summaries += 1;
+                continue;
+            }
+            if s.rows[ri].devices == 0 {
+                continue;
+            }
+            intervals += 1;
+            series.push((t.times[ri], m.interval_s, s.rows[ri].v, si, ri));
+        }
+        infos.push(HostSourceInfo {
+            file: s.file.clone(),
+            format: s.format.clone(),
+            reports: s.metas.len(),
+            intervals,
+            since_boot_left_out: since_boot,
+            summaries_left_out: summaries,
+            duplicate_times: 0,
+            skipped: s.skipped.iter().take(20).cloned().collect(),
+            skipped_count: s.skipped.len(),
+            date_order: t.order,
+            utc: s.metas.iter().any(|m| m.utc),
+        });
+        for w in &s.warnings {
+            warnings.push(Warning {
+                id: "parser".into(),
+                message: format!("{}: {w}", s.file),
+            });
+        }
+        if !s.skipped.is_empty() {
+            warnings.push(Warning {
+                id: "skipped_lines".into(),
+                message: format!(
+                    "{}: {} line(s) left out (first: line {}: {})",
+                    s.file,
+                    s.skipped.len(),
+                    s.skipped[0].line,
+                    s.skipped[0].reason
+                ),
+            });
+        }
+        times_of.push(t.times);
+    }
+    // A log of since-boot reports only (`iostat -x` run once): its averages since boot are all
+    // there is. Used, and said.
+    let boot_only = series.is_empty()
+        && srcs
+            .iter()
+            .any(|s| s.metas.iter().any(|m| m.since_boot) && s.rows.iter().any(|r| r.devices > 0));
+    if boot_only {
+        for (si, s) in srcs.iter().enumerate() {
+            for (ri, m) in s.metas.iter().enumerate() {
+                if m.since_boot && s.rows[ri].devices > 0 {
+                    series.push((times_of[si][ri], m.interval_s, s.rows[ri].v, si, ri));
+                    infos[si].intervals += 1;
+                    infos[si].since_boot_left_out -= 1;
+                }
+            }
+        }
+        warnings.push(Warning {
+            id: "since_boot_only".into(),
+            message: "the log holds only averages since boot (iostat's first report): figures are averages over the whole uptime and hide every peak; run `iostat -xt <interval> <count>` over the busy period and size from that".into(),
+        });
+    }
+    // Time order; equal times from two files of the same host are one interval.
+    if series.iter().all(|x| x.0.is_some()) {
+        series.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(
+            Option<NaiveDateTime>,
+            Option<f64>,
+            [Option<f64>; NF],
+            usize,
+            usize,
+        )> = Vec::with_capacity(series.len());
+        for x in series {
+            if let Some(last) = kept.last() {
+                if last.0 == x.0 && last.3 != x.3 {
+                    infos[x.3].duplicate_times += 1;
+                    infos[x.3].intervals -= 1;
+                    continue;
+                }
+            }
+            kept.push(x);
+        }
+        series = kept;
+    } else if srcs.len() > 1 {
+        warnings.push(Warning {
+            id: "no_times".into(),
+            message: "some logs of this host print no time stamps: their intervals are kept in file order and cannot be checked for overlap".into(),
+        });
+    }
+    // Interval lengths: the source's own, else the time since the previous interval of the same
+    // source, else the median of those.
+    let mut lens: Vec<Option<f64>> = Vec::with_capacity(series.len());
+    for (k, x) in series.iter().enumerate() {
+        let prev = series[..k].iter().rev().find(|p| p.3 == x.3);
+        let d = match (x.1, prev, x.0) {
+            (Some(s), _, _) => Some(s),
+            (None, Some(p), Some(t)) => p.0.map(|pt| (t - pt).num_milliseconds() as f64 / 1000.0),
+            _ => None,
+        };
+        lens.push(d.filter(|d| *d > 0.0));
+    }
+    let med = median(lens.iter().flatten().copied().collect());
+    let weights: Vec<f64> = lens.iter().map(|l| l.or(med).unwrap_or(1.0)).collect();
+
+    // Host statistics with polars.
+    let mut statistics = BTreeMap::new();
+    for (fi, (fname, unit)) in FIGURES.iter().enumerate() {
+        if fi >= 11 {
+            continue; // %util and svctm: per device only.
+        }
+        let vals: Vec<Option<f64>> = series.iter().map(|x| x.2[fi]).collect();
+        let ca = Float64Chunked::from_iter_options("v".into(), vals.iter().copied());
+        let q = |p: f64| ca.quantile(p, QuantileMethod::Linear).ok().flatten();
+        let (mut ws, mut vs) = (0.0, 0.0);
+        for (v, w) in vals.iter().zip(&weights) {
+            if let Some(v) = v {
+                ws += w;
+                vs += v * w;
+            }
+        }
+        let peak = vals
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| (i, v)))
+            .fold(None, |b: Option<(usize, f64)>, (i, v)| match b {
+                Some((_, bv)) if bv >= v => b,
+                _ => Some((i, v)),
+            });
+        let peak_end = peak.and_then(|(i, _)| series[i].0);
+        let peak_begin = peak.and_then(|(i, _)| {
+            series[i]
+                .0
+                .map(|t| t - chrono::Duration::milliseconds((weights[i] * 1000.0) as i64))
+        });
+        statistics.insert(
+            fname.to_string(),
+            SeriesStats {
+                unit,
+                n: ca.len() - ca.null_count(),
+                avg: (ws > 0.0).then(|| vs / ws),
+                p50: q(0.50),
+                p95: q(0.95),
+                p99: q(0.99),
+                max: ca.max(),
+                peak_begin: iso(peak_begin),
+                peak_end: iso(peak_end),
+            },
+        );
+    }
+
+    // Devices: merged by name over the host's sources.
+    let mut dev_order: Vec<String> = Vec::new();
+    let boot_devs: Vec<Vec<DevSeries>> = if boot_only {
+        srcs.iter()
+            .map(|s| s.devices.iter().map(DevSeries::boot_series).collect())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut dev_groups: HashMap<String, Vec<(usize, &DevSeries)>> = HashMap::new();
+    for (si, s) in srcs.iter().enumerate() {
+        let list = if boot_only {
+            &boot_devs[si]
+        } else {
+            &s.devices
+        };
+        for d in list {
+            if !dev_groups.contains_key(&d.name) {
+                dev_order.push(d.name.clone());
+            }
+            dev_groups.entry(d.name.clone()).or_default().push((si, d));
+        }
+    }
+    let mut devices = Vec::new();
+    for name in dev_order {
+        let parts = &dev_groups[&name];
+        let first = parts[0].1;
+        let samples: usize = parts.iter().map(|(_, d)| d.at.len()).sum();
+        let mut figures = BTreeMap::new();
+        for (fi, (fname, unit)) in FIGURES.iter().enumerate() {
+            let n: u32 = parts.iter().map(|(_, d)| d.n[fi]).sum();
+            if n == 0 {
+                continue;
+            }
+            let sum: f64 = parts.iter().map(|(_, d)| d.sum[fi]).sum();
+            let max = parts
+                .iter()
+                .filter_map(|(si, d)| d.max[fi].map(|(v, r)| (v, *si, r)))
+                .fold(None, |b: Option<(f64, usize, u32)>, x| match b {
+                    Some(bb) if bb.0 >= x.0 => b,
+                    _ => Some(x),
+                });
+            let (p95, p99) = match KEPT.iter().position(|&k| k == fi) {
+                Some(slot) => {
+                    let vals: Vec<f32> = parts
+                        .iter()
+                        .filter_map(|(_, d)| d.kept[slot].as_ref())
+                        .flat_map(|c| c.iter().copied())
+                        .filter(|v| !v.is_nan())
+                        .collect();
+                    let ca = Float32Chunked::from_vec("v".into(), vals);
+                    let q = |p: f64| {
+                        ca.quantile(p, QuantileMethod::Linear)
+                            .ok()
+                            .flatten()
+                            .map(|v| (v as f64 * 1e4).round() / 1e4)
+                    };
+                    (q(0.95), q(0.99))
+                }
+                None => (None, None),
+            };
+            figures.insert(
+                fname.to_string(),
+                DeviceFigure {
+                    unit,
+                    n: n as usize,
+                    avg: Some(sum / n as f64),
+                    p95,
+                    p99,
+                    max: max.map(|m| m.0),
+                    peak_time: max.and_then(|(_, si, r)| iso(times_of[si][r as usize])),
+                },
+            );
+        }
+        devices.push(DeviceStats {
+            device: name.clone(),
+            role: first.role.id(),
+            included: parts.iter().any(|(_, d)| d.included),
+            samples,
+            figures,
+        });
+    }
+    if !devices.iter().any(|d| d.included) && !devices.is_empty() {
+        warnings.push(Warning {
+            id: "no_devices_selected".into(),
+            message: format!(
+                "no device matches the selection ({}): the host has no total; devices seen: {}",
+                dev.selection.describe(),
+                devices
+                    .iter()
+                    .map(|d| format!("{} ({})", d.device, d.role))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+
+    // Sizing from the host totals.
+    let size_on = settings.size_on;
+    let stat = |f: &str| statistics.get(f).and_then(|s: &SeriesStats| s.get(size_on));
+    let mut demand = Demand {
+        capacity_gib: settings.capacity_gib,
+        ..Demand::default()
+    };
+    let mut recommendation = None;
+    if let Some(target) = stat("total_iops") {
+        let character = series
+            .iter()
+            .enumerate()
+            .filter_map(|(i, x)| x.2[0].map(|v| (i, (v - target).abs())))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i);
+        let cf = character.map(|i| series[i].2).unwrap_or([None; NF]);
+        let (read_mb, write_mb) = match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s"))
+        {
+            (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
+            (Some(t), None, None) => (t, 0.0),
+            (_, r, w) => (r.unwrap_or(0.0), w.unwrap_or(0.0)),
+        };
+        let (ri, wi) = match (stat("read_iops"), stat("write_iops")) {
+            (Some(r), Some(w)) => (r, w),
+            _ => {
+                warnings.push(Warning {
+                    id: "split_unknown".into(),
+                    message: "the logs give no read/write split (tps only): the rules treat every IO as a write, the worst case for RAID".into(),
+                });
+                (0.0, 0.0)
+            }
+        };
+        let kib = |b: Option<f64>, n: Option<f64>| match (b, n) {
+            (Some(b), Some(n)) if n > 0.0 => Some(b * 1e6 / n / 1024.0),
+            _ => None,
+        };
+        let r6 = |v: f64| (v * 1e6).round() / 1e6;
+        demand = Demand {
+            required_iops: r6(target),
+            read_iops: r6(ri),
+            write_iops: r6(wi),
+            read_mb_s: r6(read_mb),
+            write_mb_s: r6(write_mb),
+            avg_read_kib: kib(cf[4], cf[1]).map(r6),
+            avg_write_kib: kib(cf[5], cf[2]).map(r6),
+            small_read_share: None,
+            direct_read_share: None,
+            cache_hit_pct: None,
+            single_block_read_ms: None,
+            log_write_ms: None,
+            capacity_gib: settings.capacity_gib,
+            window_minutes: character.map(|i| weights[i] / 60.0),
+        };
+        let opts = Options {
+            headroom_pct: settings.headroom_pct,
+            platforms: settings.platforms.clone(),
+            figure_decimals: Some(2),
+        };
+        let mut rec = rules::recommend(rules, &demand, &opts);
+        rec.required_iops_formula =
+            "host total of r/s + w/s + d/s (sysstat tps) over the selected devices".into();
+        for f in rec
+            .fired_rules
+            .iter()
+            .filter(|f| f.effect == rules::Effect::Warn)
+        {
+            warnings.push(Warning {
+                id: f.id.clone(),
+                message: f.message.clone(),
+            });
+        }
+        recommendation = Some(rec);
+    } else {
+        warnings.push(Warning {
+            id: "cannot_size".into(),
+            message: if series.is_empty() {
+                "cannot size: no interval report (only since-boot or summary reports, or no selected device)".into()
+            } else {
+                "cannot size: the host total IOPS is unknown (a selected device has no IOPS figure)".into()
+            },
+        });
+    }
+    let begin = series.iter().find_map(|x| x.0);
+    let end = series.iter().rev().find_map(|x| x.0);
+    let out_series = series
+        .iter()
+        .zip(&weights)
+        .map(|(x, w)| (x.0, *w, x.2))
+        .collect();
+    Ok(HostAnalysis {
+        host: name.to_string(),
+        os,
+        sources: infos,
+        begin: iso(begin),
+        end: iso(end),
+        intervals: series.len(),
+        interval_s: med,
+        selection: dev.selection.describe(),
+        statistics,
+        devices,
+        size_on,
+        demand,
+        recommendation,
+        awr: Vec::new(),
+        warnings,
+        series: out_series,
+    })
+}
+
+/// The host series of every host as a polars DataFrame: one row per interval with `host`,
+/// `time` (ISO 8601), `interval_s` and one f64 column per host figure (null = unknown).
+///
+/// # Errors
+/// A polars error if a column cannot be built.
+pub fn series_frame(hosts: &[HostAnalysis]) -> PolarsResult<DataFrame> {
+    let mut host = Vec::new();
+    let mut time = Vec::new();
+    let mut len = Vec::new();
+    let mut cols: Vec<Vec<Option<f64>>> = vec![Vec::new(); 11];
+    for h in hosts {
+        for (t, w, v) in &h.series {
+            host.push(h.host.as_str());
+            time.push(iso(*t));
+            len.push(*w);
+            for (i, c) in cols.iter_mut().enumerate() {
+                c.push(v[i]);
+            }
+        }
+    }
+    let n = host.len();
+    let mut columns = vec![
+        Column::new("host".into(), host),
+        Column::new("time".into(), time),
+        Column::new("interval_s".into(), len),
+    ];
+    for (i, c) in cols.into_iter().enumerate() {
+        columns.push(Column::new(FIGURES[i].0.into(), c));
+    }
+    DataFrame::new(n, columns)
+}
+
+/// Short host name: up to the first dot, lower case.
+fn short(h: &str) -> String {
+    h.split('.').next().unwrap_or(h).trim().to_ascii_lowercase()
+}
+
+/// Fills [`HostAnalysis::awr`]: for each database instance whose AWR host is this host, each AWR
+/// interval that overlaps the host's series gets the host's time-weighted totals over the OS
+/// intervals that end inside it.
+pub fn side_by_side(hosts: &mut [HostAnalysis], dbs: &[crate::analyze::DatabaseAnalysis]) {
+    for h in hosts.iter_mut() {
+        let hs = short(&h.host);
+        for d in dbs {
+            for inst in &d.instance_info {
+                if inst.host.as_deref().map(short) != Some(hs.clone()) {
+                    continue;
+                }
+                for iv in &d.intervals {
+                    let parse = |s: &Option<String>| {
+                        s.as_deref().and_then(|s| {
+                            NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").ok()
+                        })
+                    };
+                    let (Some(b), Some(e)) =
+                        (parse(&iv.interval.begin_time), parse(&iv.interval.end_time))
+                    else {
+                        continue;
+                    };
+                    if !iv.instances.iter().any(|n| n == &inst.name) && iv.scope != "cluster" {
+                        continue;
+                    }
+                    let inside: Vec<&(Option<NaiveDateTime>, f64, [Option<f64>; NF])> = h
+                        .series
+                        .iter()
+                        .filter(|(t, _, _)| t.is_some_and(|t| t > b && t <= e))
+                        .collect();
+                    if inside.is_empty() {
+                        continue;
+                    }
+                    let wavg = |i: usize| {
+                        let (mut ws, mut vs) = (0.0, 0.0);
+                        for (_, w, v) in &inside {
+                            if let Some(x) = v[i] {
+                                ws += w;
+                                vs += x * w;
+                            }
+                        }
+                        (ws > 0.0).then(|| vs / ws)
+                    };
+                    let covered: f64 = inside.iter().map(|x| x.1).sum();
+                    let w = &iv.workload;
+                    h.awr.push(AwrSideBySide {
+                        database: d.key.clone(),
+                        instance: inst.name.clone(),
+                        begin: iv.interval.begin_time.clone(),
+                        end: iv.interval.end_time.clone(),
+                        awr_iops: w.measured_iops.exact,
+                        awr_mb_s: w.total_mb_s.exact,
+                        os_iops: wavg(0),
+                        os_mb_s: wavg(3),
+                        covered_s: covered,
+                        awr_s: (e - b).num_seconds() as f64,
+                    });
+                }
+            }
+        }
+    }
+}
