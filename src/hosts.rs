@@ -651,6 +651,16 @@ fn host(
                 ),
             });
         }
+        if t.inferred {
+            warnings.push(Warning {
+                id: "date_order_inferred".into(),
+                message: format!(
+                    "{}: every date reads both ways; read {} because the other order makes the reports' times jump or go backwards (--date-order overrides)",
+                    s.file,
+                    if t.order == Some(DateOrder::Dmy) { "day first (DD/MM)" } else { "month first (MM/DD)" }
+                ),
+            });
+        }
         if let Some((line, text)) = t.unreadable.first() {
             warnings.push(Warning {
                 id: "unreadable_time".into(),
@@ -677,7 +687,14 @@ fn host(
                 continue;
             }
             intervals += 1;
-            series.push((t.times[ri], m.interval_s, s.rows[ri].v, si, ri));
+            // Interval length: stated by the source, else the time since the report before
+            // (a since-boot report's time is where the first interval starts).
+            let len = m.interval_s.or_else(|| {
+                let prev = (0..ri).rev().find(|&p| !s.metas[p].summary)?;
+                let d = (t.times[ri]? - t.times[prev]?).num_milliseconds() as f64 / 1000.0;
+                (d > 0.0).then_some(d)
+            });
+            series.push((t.times[ri], len, s.rows[ri].v, si, ri));
         }
         infos.push(HostSourceInfo {
             file: s.file.clone(),
@@ -760,18 +777,8 @@ fn host(
             message: "some logs of this host print no time stamps: their intervals are kept in file order and cannot be checked for overlap".into(),
         });
     }
-    // Interval lengths: the source's own, else the time since the previous interval of the same
-    // source, else the median of those.
-    let mut lens: Vec<Option<f64>> = Vec::with_capacity(series.len());
-    for (k, x) in series.iter().enumerate() {
-        let prev = series[..k].iter().rev().find(|p| p.3 == x.3);
-        let d = match (x.1, prev, x.0) {
-            (Some(s), _, _) => Some(s),
-            (None, Some(p), Some(t)) => p.0.map(|pt| (t - pt).num_milliseconds() as f64 / 1000.0),
-            _ => None,
-        };
-        lens.push(d.filter(|d| *d > 0.0));
-    }
+    // Interval lengths: as above, else the median of the others.
+    let lens: Vec<Option<f64>> = series.iter().map(|x| x.1).collect();
     let med = median(lens.iter().flatten().copied().collect());
     let weights: Vec<f64> = lens.iter().map(|l| l.or(med).unwrap_or(1.0)).collect();
 
@@ -969,7 +976,7 @@ fn host(
             single_block_read_ms: None,
             log_write_ms: None,
             capacity_gib: settings.capacity_gib,
-            window_minutes: character.map(|i| weights[i] / 60.0),
+            window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
         };
         let opts = Options {
             headroom_pct: settings.headroom_pct,
@@ -1000,7 +1007,9 @@ fn host(
             },
         });
     }
-    let begin = series.iter().find_map(|x| x.0);
+    let begin = series.iter().zip(&weights).find_map(|(x, w)| {
+        x.0.map(|t| t - chrono::Duration::milliseconds((w * 1000.0) as i64))
+    });
     let end = series.iter().rev().find_map(|x| x.0);
     let out_series = series
         .iter()

@@ -589,6 +589,9 @@ pub struct Times {
     /// Every slash date of the log could be read both ways and no order was given: the
     /// order used is sysstat's C-locale default (month first); `--date-order` settles it.
     pub ambiguous: bool,
+    /// Every date reads both ways, and the order was chosen because the other one makes the
+    /// reports' times go backwards or jump further (see [`resolve_stamps`]).
+    pub inferred: bool,
     /// Time stamps that could not be read, with the line and the text.
     pub unreadable: Vec<(usize, String)>,
 }
@@ -713,7 +716,8 @@ fn split_stamp(s: &str) -> (Option<&str>, Vec<&str>) {
 ///
 /// Slash dates are read with `order` when given; otherwise the whole log decides: a first field
 /// above 12 means day first, a second field above 12 month first; when every date fits both
-/// ways the log is `ambiguous` and read month first (sysstat's C-locale `%x`).
+/// ways, the order whose times run forward in the smallest steps is taken (`inferred`); when
+/// both run alike, the log is `ambiguous` and read month first (sysstat's C-locale `%x`).
 pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
     let stamps: Vec<Stamp> = log
         .reports
@@ -773,7 +777,6 @@ pub fn resolve_stamps(
             }
         }
     }
-    let mut ambiguous = false;
     let chosen = if slash.is_empty() {
         order
     } else if let Some(o) = order {
@@ -782,11 +785,51 @@ pub fn resolve_stamps(
         Some(DateOrder::Dmy)
     } else if slash.iter().any(|(_, b)| *b > 12) {
         Some(DateOrder::Mdy)
-    } else {
-        // Every date reads both ways. Equal day and month (12/12/24) is not ambiguous.
-        ambiguous = slash.iter().any(|(a, b)| a != b);
+    } else if slash.iter().all(|(a, b)| a == b) {
+        // 12/12/24 reads the same both ways.
         Some(DateOrder::Mdy)
+    } else {
+        // Every date reads both ways: let the sequence decide. Reports follow each other at a
+        // steady interval, so the reading whose times never go backwards and whose largest step
+        // is smaller wins (03/04/2019 11:59:58 PM then 03/05/2019 12:00:08 AM is 10 s month
+        // first, a month day first). Equal steps leave it ambiguous.
+        let mdy = times_with(banner.as_deref(), stamps, Some(DateOrder::Mdy));
+        let dmy = times_with(banner.as_deref(), stamps, Some(DateOrder::Dmy));
+        let (a, b) = (sequence_cost(&mdy), sequence_cost(&dmy));
+        let mut t = if b < a { dmy } else { mdy };
+        t.order = Some(if b < a {
+            DateOrder::Dmy
+        } else {
+            DateOrder::Mdy
+        });
+        t.ambiguous = a == b;
+        t.inferred = a != b;
+        return t;
     };
+    times_with(banner.as_deref(), stamps, chosen)
+}
+
+/// (backward steps, largest forward step in seconds) of a time sequence: lower is more
+/// plausible.
+fn sequence_cost(t: &Times) -> (usize, i64) {
+    let v: Vec<NaiveDateTime> = t.times.iter().flatten().copied().collect();
+    let mut back = 0;
+    let mut max = 0;
+    for w in v.windows(2) {
+        let d = (w[1] - w[0]).num_seconds();
+        if d < 0 {
+            back += 1;
+        } else {
+            max = max.max(d);
+        }
+    }
+    (back, max)
+}
+
+/// Reads the stamps with a known order (`None` = no slash dates).
+fn times_with(banner: Option<&str>, stamps: &[Stamp], chosen: Option<DateOrder>) -> Times {
+    let banner = banner.map(str::to_string);
+    let ambiguous = false;
     let read_date = |d: &str| -> Option<NaiveDate> {
         match date_token(d)? {
             DateTok::Fixed(x) => Some(x),
@@ -853,6 +896,7 @@ pub fn resolve_stamps(
         times,
         order: chosen,
         ambiguous,
+        inferred: false,
         unreadable,
     }
 }
@@ -928,6 +972,19 @@ mod tests {
         );
         assert_eq!(t.order, Some(DateOrder::Dmy));
         assert!(!t.ambiguous);
+        // Both readings fit each date, but only month first keeps the steps small.
+        let t = resolve_times(
+            &log(None, &["03/04/2019 11:59:58 PM", "03/05/2019 12:00:08 AM"]),
+            None,
+        );
+        assert!(!t.ambiguous && t.inferred);
+        assert_eq!(t.order, Some(DateOrder::Mdy));
+        assert_eq!(t.times[1], Some(dt("2019-03-05 00:00:08")));
+        let t = resolve_times(
+            &log(None, &["04/03/2019 11:59:58 PM", "05/03/2019 12:00:08 AM"]),
+            None,
+        );
+        assert_eq!(t.order, Some(DateOrder::Dmy));
         let t = resolve_times(&log(None, &["11/30/2021 02:15:01 PM"]), None);
         assert_eq!(t.times[0], Some(dt("2021-11-30 14:15:01")));
         let t = resolve_times(&log(None, &["2024-01-02T10:00:00+0100"]), None);

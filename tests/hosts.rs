@@ -1,0 +1,242 @@
+//! End-to-end tests of OS disk logs (iostat, sar, sadf, nmon, OSWatcher, AIX/Solaris iostat)
+//! through `sizer analyze`: per-host and per-device figures checked against values read by hand
+//! from the corpus files (`../shared/corpus`, skipped with a message when absent) and the
+//! project's fixtures.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn corpus(rel: &str) -> Option<PathBuf> {
+    let p = root().join("../shared/corpus").join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!(
+            "SKIP: {} not found (the shared corpus is expected at ../shared/corpus)",
+            p.display()
+        );
+        None
+    }
+}
+
+fn sizer(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sizer"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run sizer")
+}
+
+/// `sizer analyze -f json ARGS…`, the parsed document.
+fn json(args: &[&str]) -> Value {
+    let mut a = vec!["analyze", "-f", "json"];
+    a.extend_from_slice(args);
+    let o = sizer(&a);
+    assert!(
+        o.status.code().is_some_and(|c| c <= 1),
+        "sizer {a:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "sizer {a:?}: not JSON ({e}); stderr: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol
+}
+
+#[track_caller]
+fn assert_close(v: &Value, expected: f64, tol: f64) {
+    let got = v
+        .as_f64()
+        .unwrap_or_else(|| panic!("expected a number near {expected}, got {v}"));
+    assert!(
+        close(got, expected, tol),
+        "expected {expected} ± {tol}, got {got}"
+    );
+}
+
+fn host<'a>(doc: &'a Value, name: &str) -> &'a Value {
+    doc["hosts"]
+        .as_array()
+        .expect("hosts")
+        .iter()
+        .find(|h| h["host"] == name)
+        .unwrap_or_else(|| panic!("no host {name} in {}", doc["hosts"]))
+}
+
+fn device<'a>(h: &'a Value, name: &str) -> &'a Value {
+    h["devices"]
+        .as_array()
+        .expect("devices")
+        .iter()
+        .find(|d| d["device"] == name)
+        .unwrap_or_else(|| panic!("no device {name}"))
+}
+
+fn warning_ids(h: &Value) -> Vec<String> {
+    h["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// sysstat 9.x basic report, 512-byte blocks, DD/MM/YY banner (27/07/10). Two intervals after
+/// the since-boot report: sda 2.34 + sdb 78.93 = 81.27 tps, then 4.35 + 124.08 = 128.43 tps.
+#[test]
+fn iostat_basic_blocks_host_totals() {
+    let Some(f) = corpus("iostat/linux-iostat-9.x-ubuntu-basic-Blk-sectors-DDMMYY.txt") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = host(&doc, "bozo");
+    assert_eq!(h["intervals"], 2);
+    assert_eq!(h["sources"][0]["since_boot_left_out"], 1);
+    assert_eq!(h["sources"][0]["date_order"], "dmy");
+    let t = &h["statistics"]["total_iops"];
+    assert_close(&t["avg"], 104.85, 1e-9);
+    assert_close(&t["max"], 128.43, 1e-9);
+    // p95 by linear interpolation: 81.27 + 0.95 × (128.43 − 81.27).
+    assert_close(&t["p95"], 126.072, 1e-9);
+    // (0 + 61.54 + 976.59 + 1139.80) blocks/s × 512 bytes = 1.11510016 MB/s.
+    assert_close(&h["statistics"]["total_mb_s"]["max"], 1.115_100_16, 1e-9);
+    // No r/s w/s in the basic report: the split is unknown, not 0/0 silently.
+    assert!(h["statistics"]["read_iops"]["n"] == 0);
+    assert!(warning_ids(h).contains(&"split_unknown".to_string()));
+    assert_eq!(device(h, "scd0")["role"], "virtual");
+    assert_eq!(device(h, "scd0")["included"], false);
+    assert_close(
+        &device(h, "sdb")["figures"]["total_iops"]["max"],
+        124.08,
+        1e-9,
+    );
+    assert!(h["recommendation"]["platforms"].as_array().unwrap().len() >= 2);
+}
+
+/// sysstat 9.0.4 `-xt`, sectors, 12-hour times. sda: w/s 0, 0, 6, 1 and r/s 0, 1, 0, 0 over
+/// 18:08:38 – 18:08:41; w_await 29.83 at 06:08:40 PM; svctm 0.00, 15.00, 14.67, 14.00.
+#[test]
+fn iostat_x_sectors_ampm_times_and_peaks() {
+    let Some(f) = corpus("iostat/linux-iostat-9.0.4-rhel6-xt-sectors-12h-AMPM.txt") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = host(&doc, "myhostname");
+    assert_eq!(h["intervals"], 4);
+    assert_eq!(h["begin"], "2018-06-14T18:08:37");
+    assert_eq!(h["end"], "2018-06-14T18:08:41");
+    assert_close(&h["interval_s"], 1.0, 0.0);
+    let t = &h["statistics"]["total_iops"];
+    assert_close(&t["avg"], 2.0, 1e-9);
+    assert_close(&t["max"], 6.0, 1e-9);
+    assert_eq!(t["peak_end"], "2018-06-14T18:08:40");
+    // 200 sectors/s × 512 = 0.1024 MB/s written at the peak.
+    assert_close(&h["statistics"]["write_mb_s"]["max"], 0.1024, 1e-12);
+    assert_close(&h["statistics"]["w_await_ms"]["max"], 29.83, 1e-9);
+    // r_await only where there were reads (one interval): 15.00 ms.
+    assert_eq!(h["statistics"]["r_await_ms"]["n"], 1);
+    assert_close(&h["statistics"]["r_await_ms"]["avg"], 15.0, 1e-9);
+    let sda = device(h, "sda");
+    assert_close(&sda["figures"]["svctm_ms"]["max"], 15.0, 1e-9);
+    assert_close(&sda["figures"]["util_pct"]["max"], 8.8, 1e-9);
+    assert_eq!(
+        sda["figures"]["util_pct"]["peak_time"],
+        "2018-06-14T18:08:40"
+    );
+    assert_close(&h["demand"]["required_iops"], 5.25, 1e-9);
+}
+
+/// A log of one `iostat -x` report (averages since boot) is sized from it, with a warning;
+/// `--iostat-y` says the first report is an interval.
+#[test]
+fn iostat_since_boot_only_and_iostat_y() {
+    let Some(f) = corpus("iostat/linux-iostat-11.6.1-ubuntu1804-mx-svctm.txt") else {
+        return;
+    };
+    let f = f.to_str().unwrap();
+    let doc = json(&[f]);
+    let h = host(&doc, "kbrazil-ubuntu");
+    assert!(warning_ids(h).contains(&"since_boot_only".to_string()));
+    // sda: r/s 40.74 + w/s 44.66; rMB/s 1.93 and wMB/s 3.43 (MiB) → 2.02 + 3.60 MB/s.
+    assert_close(&h["statistics"]["total_iops"]["avg"], 85.40, 1e-9);
+    assert_close(&h["statistics"]["read_iops"]["avg"], 40.74, 1e-9);
+    assert_close(
+        &h["statistics"]["read_mb_s"]["avg"],
+        1.93 * 1_048_576.0 / 1e6,
+        1e-9,
+    );
+    let doc = json(&["--iostat-y", f]);
+    let h = host(&doc, "kbrazil-ubuntu");
+    assert!(!warning_ids(h).contains(&"since_boot_only".to_string()));
+    assert_eq!(h["sources"][0]["since_boot_left_out"], 0);
+    assert_eq!(h["intervals"], 1);
+}
+
+/// Partitions and device-mapper devices are left out of the host total unless asked for.
+#[test]
+fn devices_selection() {
+    let Some(f) = corpus("iostat/linux-iostat-10.1.5-centos7-x-kBps.txt") else {
+        return;
+    };
+    let f = f.to_str().unwrap();
+    // sda 0.13 + 0.11; dm-0 0.14 + 0.11; dm-1 0.00 + 0.00 (r/s + w/s as printed).
+    let doc = json(&["--iostat-y", f]);
+    let h = host(&doc, "localhost.localdomain");
+    assert_close(&h["statistics"]["total_iops"]["avg"], 0.24, 1e-9);
+    assert_eq!(device(h, "dm-0")["included"], false);
+    let doc = json(&["--iostat-y", "--devices", "all", f]);
+    let h = host(&doc, "localhost.localdomain");
+    assert_close(&h["statistics"]["total_iops"]["avg"], 0.49, 1e-9);
+    let doc = json(&["--iostat-y", "--devices", "dm-0", f]);
+    let h = host(&doc, "localhost.localdomain");
+    assert_close(&h["statistics"]["total_iops"]["avg"], 0.25, 1e-9);
+    let o = sizer(&["analyze", "--devices", ",", f]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// 03/04/2019 11:59:58 PM then 03/05/2019 12:00:08 AM: both dates read both ways; month first
+/// gives a 10-second interval, day first a month, so month first is taken; `--date-order dmy`
+/// overrides it.
+#[test]
+fn date_order_from_the_sequence_and_the_flag() {
+    let f = "fixtures/iostat/x-9.0-sectors-ampm-p.txt";
+    let doc = json(&[f]);
+    let h = host(&doc, "db02.example.com");
+    assert_eq!(h["begin"], "2019-03-04T23:59:58");
+    assert_eq!(h["end"], "2019-03-05T00:00:08");
+    assert_close(&h["interval_s"], 10.0, 0.0);
+    assert!(warning_ids(h).contains(&"date_order_inferred".to_string()));
+    // sda only (sda1 is its partition): 20 r/s + 20 w/s.
+    assert_close(&h["statistics"]["total_iops"]["max"], 40.0, 1e-9);
+    assert_eq!(device(h, "sda1")["role"], "partition");
+    let doc = json(&["--date-order", "dmy", f]);
+    let h = host(&doc, "db02.example.com");
+    assert_eq!(h["end"], "2019-05-03T00:00:08");
+}
+
+/// The first line of the Markdown host section and its tables, as a user reads them.
+#[test]
+fn markdown_host_section() {
+    let o = sizer(&["analyze", "fixtures/iostat/x-12.3-flush-iso-N.txt"]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        md.contains("# Host db01.example.com (Linux 6.1.0-18-amd64)"),
+        "{md}"
+    );
+    assert!(md.contains("## Host totals"), "{md}");
+    assert!(md.contains("## Devices"), "{md}");
+    assert!(md.contains("IOPS (r/s + w/s + d/s, sysstat tps)"), "{md}");
+    assert!(md.contains("## Recommendation"), "{md}");
+}
