@@ -4,6 +4,7 @@
 //! The file holds the model's rows (columns in [`crate::model::COLUMNS`]): one row per source,
 //! instance, interval and statistic, with the AWR statistic names verbatim. It is written to a
 //! temporary file beside the target and renamed into place, so a failure leaves no partial file.
+//! Host series of OS disk logs are written too (see [`write`]).
 
 use std::path::Path;
 
@@ -12,17 +13,40 @@ use polars::prelude::*;
 use crate::analyze::Run;
 
 /// Writes the model of `run` to `path` (`.parquet`: uncompressed-safe default codec of polars;
-/// `.csv`: comma-separated with a header row, timestamps in ISO 8601).
+/// `.csv`: comma-separated with a header row, timestamps in ISO 8601). OS disk logs' host series
+/// ([`crate::hosts::series_frame`]: one row per host and interval) go to `path` when the run has
+/// no AWR database, else beside it as `<stem>.hosts.<ext>`. Returns the paths written.
 ///
 /// # Errors
 /// A one-line message naming the path and the cause.
-pub fn write(run: &Run, path: &Path) -> Result<(), String> {
+pub fn write(run: &Run, path: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut written = Vec::new();
+    if run.hosts.is_empty() || !run.databases.is_empty() {
+        write_frame(&run.model.df, path)?;
+        written.push(path.to_path_buf());
+    }
+    if !run.hosts.is_empty() {
+        let hosts_path = if run.databases.is_empty() {
+            path.to_path_buf()
+        } else {
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("export");
+            let ext = path.extension().and_then(|s| s.to_str()).unwrap_or("csv");
+            path.with_file_name(format!("{stem}.hosts.{ext}"))
+        };
+        write_frame(&run.host_series, &hosts_path)?;
+        written.push(hosts_path);
+    }
+    Ok(written)
+}
+
+/// Writes one frame atomically as Parquet or CSV, by the path's extension.
+fn write_frame(df: &DataFrame, path: &Path) -> Result<(), String> {
     let ext = path
         .extension()
         .and_then(|x| x.to_str())
         .unwrap_or_default()
         .to_ascii_lowercase();
-    let mut df = run.model.df.clone();
+    let mut df = df.clone();
     let mut bytes: Vec<u8> = Vec::new();
     let result = match ext.as_str() {
         "parquet" => ParquetWriter::new(&mut bytes).finish(&mut df).map(|_| ()),

@@ -69,7 +69,9 @@ struct AnalyzeArgs {
     jobs: Option<usize>,
 
     /// Also write the columnar model of every interval (one row per source, instance, interval
-    /// and statistic) to FILE: `.parquet` or `.csv` (see docs/export.md).
+    /// and statistic) to FILE: `.parquet` or `.csv` (see docs/export.md). OS disk logs' host
+    /// series (one row per host and interval) go to FILE too, or beside it as
+    /// `<stem>.hosts.<ext>` when there are AWR reports as well.
     #[arg(long, value_name = "FILE")]
     export: Option<PathBuf>,
 
@@ -351,11 +353,17 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
     }
     // The export follows the report, so a report that cannot be written leaves no export either.
     if let Some(path) = &a.export {
-        if let Err(e) = export::write(&run, path) {
-            eprintln!("sizer: {e}");
-            return ExitCode::from(1);
+        match export::write(&run, path) {
+            Ok(paths) => {
+                for p in paths {
+                    eprintln!("sizer: wrote {}", p.display());
+                }
+            }
+            Err(e) => {
+                eprintln!("sizer: {e}");
+                return ExitCode::from(1);
+            }
         }
-        eprintln!("sizer: wrote {}", path.display());
     }
     let not_sized: Vec<&str> = run
         .databases

@@ -16,7 +16,7 @@ const GOOD_11G: &str = "fixtures/awr/awrrpt_11203_small.html";
 const BAD: [(&str, &[&str]); 5] = [
     (
         "fixtures/bad/empty.html",
-        &["the file is empty", "expected an AWR or Statspack report"],
+        &["the file is empty", "expected an AWR or Statspack report, or an OS disk log"],
     ),
     (
         "fixtures/bad/not-awr.html",
@@ -575,7 +575,7 @@ fn a_directory_is_searched_and_unreadable_files_in_it_are_skipped_unless_strict(
     );
     assert!(md.contains("# Skipped: not reports (1 files)"), "{md}");
     assert!(
-        md.contains("- the file is empty: expected an AWR or Statspack report (1 file(s)):"),
+        md.contains("- the file is empty: expected an AWR or Statspack report, or an OS disk log (1 file(s)):"),
         "{md}"
     );
     assert!(md.contains("empty.html`"), "{md}");

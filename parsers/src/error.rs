@@ -37,10 +37,10 @@ pub enum ParseError {
         source: std::io::Error,
     },
     /// The input holds no bytes (or only white space).
-    #[error("the file is empty: expected an AWR or Statspack report")]
+    #[error("the file is empty: expected an AWR or Statspack report, or an OS disk log")]
     Empty,
     /// The input looks binary (NUL bytes or mostly control characters).
-    #[error("the file looks binary (NUL byte at byte offset {offset}): expected an AWR or Statspack report (text)")]
+    #[error("the file looks binary (NUL byte at byte offset {offset}): expected an AWR or Statspack report, or an OS disk log (text)")]
     Binary {
         /// Byte offset (from 0) of the first NUL byte.
         offset: usize,

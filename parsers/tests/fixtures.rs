@@ -625,7 +625,7 @@ fn empty_file_is_rejected() {
     assert!(matches!(e, ParseError::Empty), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "the file is empty: expected an AWR or Statspack report"
+        "the file is empty: expected an AWR or Statspack report, or an OS disk log"
     );
 }
 
