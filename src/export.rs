@@ -29,7 +29,10 @@ pub fn write(run: &Run, path: &Path) -> Result<Vec<std::path::PathBuf>, String> 
         let hosts_path = if run.databases.is_empty() {
             path.to_path_buf()
         } else {
-            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("export");
+            let stem = path
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .unwrap_or("export");
             let ext = path.extension().and_then(|s| s.to_str()).unwrap_or("csv");
             path.with_file_name(format!("{stem}.hosts.{ext}"))
         };

@@ -16,7 +16,10 @@ const GOOD_11G: &str = "fixtures/awr/awrrpt_11203_small.html";
 const BAD: [(&str, &[&str]); 5] = [
     (
         "fixtures/bad/empty.html",
-        &["the file is empty", "expected an AWR or Statspack report, or an OS disk log"],
+        &[
+            "the file is empty",
+            "expected an AWR or Statspack report, or an OS disk log",
+        ],
     ),
     (
         "fixtures/bad/not-awr.html",

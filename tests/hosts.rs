@@ -240,3 +240,60 @@ fn markdown_host_section() {
     assert!(md.contains("IOPS (r/s + w/s + d/s, sysstat tps)"), "{md}");
     assert!(md.contains("## Recommendation"), "{md}");
 }
+
+/// AWR and iostat of the same host and hour side by side: the AWR report's host is
+/// db01.example.com, 10:00:05 – 11:00:05; the iostat intervals ending inside it give 3,000,
+/// 2,950 and 3,100 IOPS (1,200 s each) and 24.576, 24.1664, 25.3952 MB/s (kB = 1024 B).
+#[test]
+fn awr_and_iostat_side_by_side() {
+    let doc = json(&[
+        "fixtures/awr/awrrpt_19c_small.html",
+        "fixtures/iostat/db01-awr-window-12.3.txt",
+    ]);
+    let h = host(&doc, "db01.example.com");
+    assert_eq!(h["intervals"], 3);
+    assert_eq!(h["begin"], "2024-03-12T10:00:05");
+    let a = &h["awr"][0];
+    assert_eq!(a["instance"], "sizdemo");
+    assert_close(&a["awr_iops"], 3000.21, 1e-9);
+    assert_close(&a["os_iops"], 9050.0 / 3.0, 1e-9);
+    assert_close(&a["os_mb_s"], (24.576 + 24.1664 + 25.3952) / 3.0, 1e-9);
+    assert_close(&a["covered_s"], 3600.0, 1e-9);
+    // nvme0n1p1 is a partition of nvme0n1: not added again.
+    assert_eq!(device(h, "nvme0n1p1")["included"], false);
+    let o = sizer(&[
+        "analyze",
+        "fixtures/awr/awrrpt_19c_small.html",
+        "fixtures/iostat/db01-awr-window-12.3.txt",
+    ]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("## AWR and OS side by side"), "{md}");
+    assert!(md.contains("3,016.67"), "{md}");
+}
+
+/// A binary sysstat data file (`/var/log/sa/saDD`) is refused with the command that converts it.
+#[test]
+fn binary_sa_file_says_to_run_sadf() {
+    let o = sizer(&["analyze", "fixtures/bad/sa15"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("fixtures/bad/sa15"), "{err}");
+    assert!(err.contains("binary sysstat data file"), "{err}");
+    assert!(err.contains("sadf -d"), "{err}");
+}
+
+/// A line with fewer values than its header names the line; the other file still runs.
+#[test]
+fn bad_iostat_line_is_reported_and_the_batch_goes_on() {
+    let o = sizer(&[
+        "analyze",
+        "fixtures/iostat/bad-short-line.txt",
+        "fixtures/iostat/x-9.0-sectors-ampm-p.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("fixtures/iostat/bad-short-line.txt"), "{err}");
+    assert!(err.contains("line 5"), "{err}");
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.contains("# Host db02.example.com"), "{md}");
+}
