@@ -187,6 +187,30 @@ impl DeviceLog {
     }
 }
 
+/// Refuses a log without a single device sample.
+///
+/// # Errors
+/// [`crate::ParseError::Section`] saying the log holds no device statistics (only CPU figures,
+/// or an empty device list because the devices named on the command line were not found).
+pub fn require_devices(log: &DeviceLog, name: &str) -> Result<(), crate::ParseError> {
+    if log.reports.iter().any(|r| !r.devices.is_empty()) {
+        return Ok(());
+    }
+    Err(crate::ParseError::section(
+        "device statistics",
+        log.reports.first().map(|r| r.line),
+        format!("device statistics in this {name}"),
+        if log.reports.is_empty() {
+            "no report at all".to_string()
+        } else {
+            format!(
+                "{} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)",
+                log.reports.len()
+            )
+        },
+    ))
+}
+
 // ---------------------------------------------------------------------------------------------
 // sysstat column names
 // ---------------------------------------------------------------------------------------------

@@ -82,7 +82,9 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
         .take(64 * 1024)
         .collect::<String>()
         .to_ascii_lowercase();
-    let reason = if head.contains("<html") || head.contains("<!doctype html") {
+    let reason = if head.contains("sysstat version") {
+        "sysstat's version output (`iostat -V`, `sar -V`): it holds no statistics".to_string()
+    } else if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
     } else {
         "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher)"
@@ -112,11 +114,16 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         Format::AwrHtml => awr::html::parse(&decoded.text)?,
         Format::AwrText => awr::text::parse(&decoded.text)?,
         Format::Statspack => awr::statspack::parse(&decoded.text)?,
-        Format::IostatText => return Ok(Parsed::Devices(iostat::parse(&decoded.text)?)),
+        Format::IostatText => return devices(iostat::parse(&decoded.text)?, format),
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();
     Ok(Parsed::Awr(r))
+}
+
+fn devices(log: disk::DeviceLog, format: Format) -> Result<Parsed, ParseError> {
+    disk::require_devices(&log, format.name())?;
+    Ok(Parsed::Devices(log))
 }
 
 /// Reads and parses one file. The caller adds the path to error messages.
