@@ -642,7 +642,11 @@ fn host(
             &stamps,
             dev.date_order,
         );
-        if t.ambiguous {
+        let timed = s
+            .metas
+            .iter()
+            .any(|m| m.timestamp.is_some() && m.time.is_none());
+        if t.ambiguous && timed {
             warnings.push(Warning {
                 id: "ambiguous_date".into(),
                 message: format!(
@@ -808,9 +812,10 @@ fn host(
             });
         let peak_end = peak.and_then(|(i, _)| series[i].0);
         let peak_begin = peak.and_then(|(i, _)| {
+            let len = lens[i].or(med)?;
             series[i]
                 .0
-                .map(|t| t - chrono::Duration::milliseconds((weights[i] * 1000.0) as i64))
+                .map(|t| t - chrono::Duration::milliseconds((len * 1000.0) as i64))
         });
         statistics.insert(
             fname.to_string(),
@@ -1007,8 +1012,8 @@ fn host(
             },
         });
     }
-    let begin = series.iter().zip(&weights).find_map(|(x, w)| {
-        x.0.map(|t| t - chrono::Duration::milliseconds((w * 1000.0) as i64))
+    let begin = series.iter().zip(&lens).find_map(|(x, l)| {
+        x.0.map(|t| t - chrono::Duration::milliseconds((l.or(med).unwrap_or(0.0) * 1000.0) as i64))
     });
     let end = series.iter().rev().find_map(|x| x.0);
     let out_series = series

@@ -1199,6 +1199,72 @@ fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) -> io::Result
     Ok(())
 }
 
+fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
+    writeln!(out, "# OS disk logs: hosts summary\n")?;
+    let size_on = run.hosts.first().map(|h| h.size_on).unwrap_or_default();
+    let stat_name = if size_on == SizeOn::Avg {
+        "time-weighted average".to_string()
+    } else {
+        size_on.name().to_string()
+    };
+    let header_stat = format!("Host IOPS ({stat_name})");
+    let mut t = table(&[
+        "Host",
+        "Logs",
+        "Intervals",
+        "Window",
+        header_stat.as_str(),
+        "MB/s",
+        "Sized IOPS (+headroom)",
+        "On-premises",
+        "AWS",
+        "AWS $/month",
+        "Warnings",
+    ]);
+    for h in &run.hosts {
+        let stat = |f: &str| h.statistics.get(f).and_then(|s| s.get(h.size_on));
+        let rec = |p: &str| -> (String, Option<f64>) {
+            let Some(r) = &h.recommendation else {
+                return ("–".into(), None);
+            };
+            match r.platforms.iter().find(|x| x.platform == p) {
+                Some(pr) => match &pr.recommended {
+                    Some(o) => (format!("{} × {}", o.count, o.tier_id), o.monthly_cost_usd),
+                    None => ("none feasible".into(), None),
+                },
+                None => ("–".into(), None),
+            }
+        };
+        let (onprem, _) = rec("onprem");
+        let (aws, cost) = rec("aws");
+        let mut ids: Vec<&str> = Vec::new();
+        for w in &h.warnings {
+            if !ids.contains(&w.id.as_str()) {
+                ids.push(&w.id);
+            }
+        }
+        t.add_row(vec![
+            cell_text(&h.host),
+            h.sources.len().to_string(),
+            h.intervals.to_string(),
+            match (&h.begin, &h.end) {
+                (Some(_), Some(_)) => format!("{} → {}", when(&h.begin), when(&h.end)),
+                _ => "no time stamps".into(),
+            },
+            opt_num(stat("total_iops"), 2),
+            opt_num(stat("total_mb_s"), 2),
+            opt_num(h.recommendation.as_ref().map(|r| r.sized_iops), 0),
+            onprem,
+            aws,
+            cost.map(|c| fmt_num(c, 2)).unwrap_or_else(|| "–".into()),
+            ids.join(", "),
+        ]);
+    }
+    right(&mut t, &[1, 2, 4, 5, 6, 9]);
+    writeln!(out, "{t}\n")?;
+    Ok(())
+}
+
 /// Renders the run as Markdown: a fleet summary (when there is more than one database), one
 /// section per database, then the files not analysed, skipped and duplicated.
 ///
@@ -1214,8 +1280,14 @@ pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         }
         write_database(out, d)?;
     }
+    if run.hosts.len() > 1 {
+        if !run.databases.is_empty() {
+            writeln!(out, "---\n")?;
+        }
+        write_host_fleet(out, run)?;
+    }
     for (i, h) in run.hosts.iter().enumerate() {
-        if i > 0 || !run.databases.is_empty() {
+        if i > 0 || !run.databases.is_empty() || run.hosts.len() > 1 {
             writeln!(out, "---\n")?;
         }
         write_host(out, h)?;
