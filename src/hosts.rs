@@ -128,8 +128,32 @@ pub const FIGURES: [(&str, &str); 13] = [
     ("svctm_ms", "ms"),
 ];
 const NF: usize = FIGURES.len();
+// Indexes into FIGURES.
+const TOTAL_IOPS: usize = 0;
+const READ_IOPS: usize = 1;
+const WRITE_IOPS: usize = 2;
+const TOTAL_MB: usize = 3;
+const READ_MB: usize = 4;
+const WRITE_MB: usize = 5;
+const AVG_IO_KIB: usize = 6;
+const R_AWAIT: usize = 7;
+const W_AWAIT: usize = 8;
+const AWAIT: usize = 9;
+const QUEUE: usize = 10;
+/// Host figures: everything but `%util` and `svctm`.
+const HOST_FIGURES: usize = 11;
+/// Figures summed over devices for the host total.
+const SUMMED: [usize; 7] = [
+    TOTAL_IOPS, READ_IOPS, WRITE_IOPS, TOTAL_MB, READ_MB, WRITE_MB, QUEUE,
+];
+/// (requests, latency) pairs weighted by requests for the host total.
+const WEIGHTED: [(usize, usize); 3] = [
+    (READ_IOPS, R_AWAIT),
+    (WRITE_IOPS, W_AWAIT),
+    (TOTAL_IOPS, AWAIT),
+];
 /// Figures kept per device sample (indexes into [`FIGURES`]) for percentiles.
-const KEPT: [usize; 6] = [0, 3, 7, 8, 9, 10];
+const KEPT: [usize; 6] = [TOTAL_IOPS, TOTAL_MB, R_AWAIT, W_AWAIT, AWAIT, QUEUE];
 
 fn figures_of(n: &Normalised) -> [Option<f64>; NF] {
     let total_bytes = match (n.read_bytes_per_s, n.write_bytes_per_s) {
@@ -345,13 +369,13 @@ impl<'a> Ingest<'a> {
             }
             any = true;
             row.devices += 1;
-            for i in [0usize, 1, 2, 3, 4, 5, 10] {
+            for i in SUMMED {
                 acc[i] = match (acc[i], f[i]) {
                     (Some(a), Some(v)) => Some(a + v),
                     _ => None,
                 };
             }
-            for (k, (iops, l)) in [(1usize, 7usize), (2, 8), (0, 9)].iter().enumerate() {
+            for (k, (iops, l)) in WEIGHTED.iter().enumerate() {
                 match (f[*iops], f[*l]) {
                     (Some(n), Some(ms)) => {
                         lat[k].0 += n * ms;
@@ -364,14 +388,14 @@ impl<'a> Ingest<'a> {
             }
         }
         if any {
-            for i in [0usize, 1, 2, 3, 4, 5, 10] {
+            for i in SUMMED {
                 row.v[i] = acc[i];
             }
-            for (k, l) in [7usize, 8, 9].iter().enumerate() {
+            for (k, (_, l)) in WEIGHTED.iter().enumerate() {
                 let (s, n, ok) = lat[k];
                 row.v[*l] = (ok && n > 0.0).then(|| s / n);
             }
-            row.v[6] = match (row.v[3], row.v[0]) {
+            row.v[AVG_IO_KIB] = match (row.v[TOTAL_MB], row.v[TOTAL_IOPS]) {
                 (Some(mb), Some(i)) if i > 0.0 => Some(mb * 1e6 / i / 1024.0),
                 _ => None,
             };
@@ -387,9 +411,9 @@ impl<'a> Ingest<'a> {
         let mut used_b = false;
         for (row, b) in self.src.rows.iter_mut().zip(&self.sar_b) {
             if let Some((r, w)) = b {
-                if row.v[1].is_none() && row.v[2].is_none() && row.devices > 0 {
-                    row.v[1] = *r;
-                    row.v[2] = *w;
+                if row.v[READ_IOPS].is_none() && row.v[WRITE_IOPS].is_none() && row.devices > 0 {
+                    row.v[READ_IOPS] = *r;
+                    row.v[WRITE_IOPS] = *w;
                     used_b |= r.is_some();
                 }
             }
@@ -789,7 +813,7 @@ fn host(
     // Host statistics with polars.
     let mut statistics = BTreeMap::new();
     for (fi, (fname, unit)) in FIGURES.iter().enumerate() {
-        if fi >= 11 {
+        if fi >= HOST_FIGURES {
             continue; // %util and svctm: per device only.
         }
         let vals: Vec<Option<f64>> = series.iter().map(|x| x.2[fi]).collect();
@@ -942,7 +966,7 @@ fn host(
         let character = series
             .iter()
             .enumerate()
-            .filter_map(|(i, x)| x.2[0].map(|v| (i, (v - target).abs())))
+            .filter_map(|(i, x)| x.2[TOTAL_IOPS].map(|v| (i, (v - target).abs())))
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(i, _)| i);
         let cf = character.map(|i| series[i].2).unwrap_or([None; NF]);
@@ -973,8 +997,8 @@ fn host(
             write_iops: r6(wi),
             read_mb_s: r6(read_mb),
             write_mb_s: r6(write_mb),
-            avg_read_kib: kib(cf[4], cf[1]).map(r6),
-            avg_write_kib: kib(cf[5], cf[2]).map(r6),
+            avg_read_kib: kib(cf[READ_MB], cf[READ_IOPS]).map(r6),
+            avg_write_kib: kib(cf[WRITE_MB], cf[WRITE_IOPS]).map(r6),
             small_read_share: None,
             direct_read_share: None,
             cache_hit_pct: None,
@@ -1050,7 +1074,7 @@ pub fn series_frame(hosts: &[HostAnalysis]) -> PolarsResult<DataFrame> {
     let mut host = Vec::new();
     let mut time = Vec::new();
     let mut len = Vec::new();
-    let mut cols: Vec<Vec<Option<f64>>> = vec![Vec::new(); 11];
+    let mut cols: Vec<Vec<Option<f64>>> = vec![Vec::new(); HOST_FIGURES];
     for h in hosts {
         for (t, w, v) in &h.series {
             host.push(h.host.as_str());
@@ -1130,8 +1154,8 @@ pub fn side_by_side(hosts: &mut [HostAnalysis], dbs: &[crate::analyze::DatabaseA
                         end: iv.interval.end_time.clone(),
                         awr_iops: w.measured_iops.exact,
                         awr_mb_s: w.total_mb_s.exact,
-                        os_iops: wavg(0),
-                        os_mb_s: wavg(3),
+                        os_iops: wavg(TOTAL_IOPS),
+                        os_mb_s: wavg(TOTAL_MB),
                         covered_s: covered,
                         awr_s: (e - b).num_seconds() as f64,
                     });
