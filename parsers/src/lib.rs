@@ -17,6 +17,7 @@ pub mod html;
 pub mod input;
 pub mod iostat;
 pub mod num;
+pub mod sar;
 
 pub use error::{Location, ParseError};
 

@@ -1,0 +1,1295 @@
+//! `sar` **text** output, disk activity only (`sar -d`, `sar -b`), into a [`DeviceLog`] of format
+//! `sar_text`.
+//!
+//! Groundwork for issue 5: this module is not yet wired into [`crate::detect`] or
+//! [`crate::parse_bytes`]; call [`parse`] / [`parse_bytes`] directly. `sadf` (`-d` CSV, `-j` JSON)
+//! and `iostat` are other modules' business.
+//!
+//! # Accepted tools, versions and layouts
+//! Every column is found by its header **name**, never by its position.
+//! - **Linux sysstat `sar -d`**, any version, with or without `-p` (`dev8-0` or `sda`), the
+//!   `DEV` column first, or the device name **last** (`-h`, `--pretty`, `--dev=…`, `-p` from
+//!   12.4.0 on). Headers: `tps rd_sec/s wr_sec/s avgrq-sz avgqu-sz await svctm %util` (≤ 11.5.6),
+//!   `tps rkB/s wkB/s areq-sz aqu-sz await svctm %util` (11.5.7 – 12.1.1), `tps rkB/s wkB/s dkB/s
+//!   areq-sz aqu-sz await %util` (≥ 12.1.2) — see `../shared/reference/iostat-sar-formats.md` §2.2.
+//! - **Linux sysstat `sar -b`**: `tps rtps wtps [dtps] bread/s bwrtn/s [bdscd/s]` (§2.3). sysstat sums
+//!   these over the whole disks of the host (partitions and virtual devices are left out), so each
+//!   row becomes one [`DeviceSample`] named [`SAR_B_DEVICE`] (`"sar -b"`) with
+//!   [`DeviceSample::group`] set: it double-counts the `sar -d` devices of the same interval and
+//!   must never be added to them.
+//! - `sar -A` and any multi-activity file: the disk (`DEV` … `tps`) and `-b` (`tps rtps wtps`) tables
+//!   are found among the other activity tables (CPU, memory, network, …), which are ignored
+//!   silently, whether printed per activity (`sar -f`) or interleaved per interval (a live run).
+//! - **AIX `sar -d`**: `device %busy avque r+w/s Kbs/s avwait avserv` (older AIX: `blks/s`);
+//!   **Solaris `sar -d`**: `device %busy avque r+w/s blks/s avwait avserv` (`sd0,a` slices);
+//!   **HP-UX `sar -d`**: `device %busy avque r+w/s blks/s avwait avserv` (`-R` adds `r/s w/s`).
+//!   The time is printed only on the first device row of each interval (and `Average` only on the
+//!   first row of the summary): the rows below it belong to the same interval.
+//!   Solaris, AIX and HP-UX `sar -b` are buffer-cache statistics, not disk IO: ignored.
+//! - Banners: `Linux 5.8.0-53-generic (host) \t12/02/2021 \t_x86_64_\t(2 CPU)` (7.x without
+//!   `_arch_` and `(N CPU)`), `SunOS host 5.11 11.3 i86pc    06/14/2017`,
+//!   `AIX host 1 7 00F93CFF4C00    01/02/24` (kernel read as `version.release`, `7.1`; the AIX
+//!   `System configuration: lcpu=8 …` line gives the CPU count), `HP-UX host B.11.31 U ia64
+//!   01/02/24`. Several concatenated files (one banner each) are read one after the other.
+//!
+//! # Column aliases and units
+//! Linux columns go through [`crate::disk::sysstat_normalise`] (units from the sysstat `sar(1)`
+//! man page and the reference §1.4/§2.2/§2.3: a kB is 1024 bytes; `rd_sec/s`, `wr_sec/s`,
+//! `avgrq-sz`, `bread/s`, `bwrtn/s`, `bdscd/s` count 512-byte sectors/blocks), plus sysstat 5.x
+//! `sect/s` (512-byte sectors read + written → `total_bytes_per_s`).
+//!
+//! | [`Normalised`] field | Linux `sar -d` | Linux `sar -b` | AIX / Solaris / HP-UX `sar -d` |
+//! |---|---|---|---|
+//! | `total_iops` | `tps` | `tps` | `r+w/s` |
+//! | `read_iops` / `write_iops` / `discard_iops` | — | `rtps` / `wtps` / `dtps` | HP-UX `-R`: `r/s` / `w/s` |
+//! | `read_bytes_per_s` | `rd_sec/s` (×512), `rkB/s` (×1024) | `bread/s` (×512) | — |
+//! | `write_bytes_per_s` | `wr_sec/s` (×512), `wkB/s` (×1024) | `bwrtn/s` (×512) | — |
+//! | `discard_bytes_per_s` | `dkB/s` (×1024) | `bdscd/s` (×512) | — |
+//! | `total_bytes_per_s` | 5.x `sect/s` (×512) | — | `blks/s` (512-byte blocks, ×512), AIX `Kbs/s` (×1024) |
+//! | `avg_request_bytes` | `avgrq-sz` (sectors, ×512), `areq-sz` (kB, ×1024) | — | — |
+//! | `queue_depth` | `avgqu-sz`, `aqu-sz` | — | `avque` |
+//! | `await_ms` | `await` | — | `avwait + avserv` |
+//! | `service_ms` | `svctm` (shown only) | — | `avserv` |
+//! | `util_pct` | `%util` | — | `%busy` |
+//!
+//! Other-UNIX units and meanings, from the vendors' man pages: Solaris `sar(1)` (Oracle Solaris
+//! System Administration Guide, "How to Check Disk Activity": `blks/s` = 512-byte blocks per
+//! second, `avwait` = average time in ms that requests wait idly in the queue, `avserv` = average
+//! time in ms for a request to be completed by the device, `avque` = average number of requests
+//! outstanding); AIX `sar` command reference and "Assessing disk performance with the sar
+//! command" (`r+w/s` = the `tps` of `iostat`, `blks/s` in 512-byte units, `Kbs/s` in kilobytes,
+//! `avwait`/`avserv` in ms); HP-UX `sar(1M)` (`blks/s` in 512-byte units, `avwait` = time waited
+//! idly on queue, `avserv` = time to service each request, both ms; `-R` splits `r/s`, `w/s`).
+//! A request waits in the queue, then is serviced, so **`await_ms = avwait + avserv`** (the Linux
+//! `await`: queue + service) and `service_ms = avserv`. Solaris measures `avwait` only while the
+//! queue is occupied, so the sum may slightly overstate the average latency of a lightly loaded
+//! disk. `r+w/s` has no read/write split: `read_iops`/`write_iops` stay `None` (unless `-R`).
+//! The average request size is not printed there and is not derived.
+//!
+//! A column that was not printed is `None`, never 0; every printed column is kept verbatim in
+//! [`DeviceSample::values`] (the `DEV`/`device` column is the sample's name). A disk-table header
+//! name this module does not know is kept in `values` and listed once in [`DeviceLog::warnings`].
+//!
+//! Solaris `sar -d` also lists host-bus-adapter I/O kstats (`mpt_sas3`, `iscsi0`, `scsi_vhc`,
+//! USB `xhci0,bu`) and MPxIO path kstats (`sd5.t3.mpt_sas3`, cut to 8 characters: `sd5.t3.m`):
+//! they count the IO of the disks behind them again (in `solaris-11.3-sar-A.txt` at 08:20:00, the
+//! HBA `mpt_sas2`, the path `sd4.t2.m` and the disk `sd4` all show 6 r+w/s and 212 blks/s), so
+//! they are flagged [`DeviceSample::group`] like the `sar -b` totals.
+//!
+//! # Reports
+//! One [`DeviceReport`] per interval: the `-b` total and the `-d` devices printed with the same
+//! time (in the same run segment) are merged into one report. `timestamp` is the time as printed
+//! (`09:23:50 PM`, `13:20:19`, `17時45分02秒`); the date is the banner's
+//! ([`SystemHeader::date`]) and [`crate::disk::resolve_times`] joins them and handles midnight.
+//! Reports are ordered by time (a day is added when the clock goes back by more than 5 minutes).
+//! `LINUX RESTART` (and Solaris `unix restarts`) lines start a new segment: the next summary and
+//! intervals are not merged with the earlier ones. A row printed with the same time as its header
+//! (`sar … 0`: averages since boot) is marked `since_boot`.
+//!
+//! Summary rows (`Average:` and its translations: `Moyenne :`, `Durchschn.:`, `Media:`, `Média:`,
+//! `Promedio:`, `Gemiddeld:`, `Среднее:`, `平均值:`, `平均時間：`, …; and the bare `Average` of
+//! AIX/Solaris/HP-UX) go to one report per segment with `summary: true` and no timestamp. They are
+//! found generically: where a time is expected, one to three tokens ending with `:` (or `：`),
+//! followed by the table's columns.
+//!
+//! `sar -x` (12.7+) prints, after the intervals, one `Summary:` block per device with `Minimum:`,
+//! `Maximum:` and `Average:` rows: the `Average:` row is a summary; the minimum and maximum rows
+//! are left out, each counted in [`DeviceLog::skipped`] (a translated label is recognised by its
+//! place: the last row of its device in the block is the average).
+//!
+//! # Tolerated quirks
+//! - 12-hour `%X` times (`09:23:50 PM`: two tokens), 24-hour times, `12.30.45`, and CJK/Korean
+//!   times (`17時45分02秒`, `17시 45분 02초`);
+//! - ANSI colour escapes (`S_COLORS=always`), CRLF, blank lines, `COM …` comment rows;
+//! - `--human`/`-h` values (`1.6k`, `40.5M`, `85.4%`: 1024-based, converted back into the column's
+//!   unit), `--dec=0|1|2`;
+//! - decimal commas (`0,06`, LC_NUMERIC) when every value of the table that has a separator uses a
+//!   comma; a table mixing `,` and `.` is an error naming the line (sar prints no thousands
+//!   separators, so a comma is never read as one);
+//! - a disk-table row whose field count differs from its header's, or with a value that is not a
+//!   number, is left out and counted in [`DeviceLog::skipped`] with its line and what was expected;
+//! - text that is not sar output outside the tables (shell prompts, collector footers) is ignored
+//!   and reported once in the warnings.
+//!
+//! A file with `sar` tables but none about disks (`sar -u`, `sar -q`, a version banner) is an error
+//! saying it holds no disk statistics.
+//!
+//! # Example
+//! From `sysstat-tests/tests/expected.sar-dev` (sysstat 12.7, `sar --dev=sda -dp`, name last):
+//! ```text
+//! Linux 1.2.3-TEST (SYSSTAT.TEST)     04/18/19        _x86_64_        (9 CPU)
+//!
+//! 13:20:09          tps     rkB/s     wkB/s     dkB/s   areq-sz    aqu-sz     await     %util DEV
+//! 13:20:39      1604.70  41499.97  10663.48      0.00     32.51     18.56     12.00     85.36 sda
+//! ```
+//! gives a report with `timestamp: "13:20:39"` whose `sda` sample has `values[0] = ("tps",
+//! Some(1604.70))` and `normalised = { total_iops: 1604.70, read_bytes_per_s: 41499.97 × 1024,
+//! write_bytes_per_s: 10663.48 × 1024, discard_bytes_per_s: 0, avg_request_bytes: 32.51 × 1024,
+//! queue_depth: 18.56, await_ms: 12.00, util_pct: 85.36, read_iops: None, … }`.
+//!
+//! ```
+//! let text = "Linux 5.14.0 (db01) \t01/02/24 \t_x86_64_\t(2 CPU)\n\n\
+//!             10:00:00  tps  rtps  wtps  bread/s  bwrtn/s\n\
+//!             10:00:10  30.00  10.00  20.00  160.00  320.00\n\n\
+//!             10:00:00  DEV  tps  rkB/s  wkB/s  areq-sz  aqu-sz  await  %util\n\
+//!             10:00:10  sda  30.00  80.00  160.00  8.00  0.05  1.50  2.00\n\
+//!             Average:  sda  30.00  80.00  160.00  8.00  0.05  1.50  2.00\n";
+//! let log = sizer_parsers::sar::parse(text).unwrap();
+//! assert_eq!(log.reports.len(), 2);
+//! let r = &log.reports[0];
+//! assert_eq!(r.timestamp.as_deref(), Some("10:00:10"));
+//! let b = &r.devices[0];
+//! assert_eq!((b.device.as_str(), b.group), ("sar -b", true));
+//! assert_eq!(b.normalised.read_bytes_per_s, Some(160.0 * 512.0));
+//! assert_eq!(r.devices[1].normalised.write_bytes_per_s, Some(160.0 * 1024.0));
+//! assert!(log.reports[1].summary);
+//! ```
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1, take_while_m_n};
+use nom::character::complete::{char, u32 as dec};
+use nom::combinator::{all_consuming, map, map_res, opt, verify};
+use nom::sequence::preceded;
+use nom::Parser;
+
+use crate::disk::{sysstat_known, sysstat_normalise, sysstat_unit_bytes};
+pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+use crate::error::ParseError;
+use crate::num::{number, Scale};
+
+/// Format id of the logs this module produces ([`DeviceLog::format`]).
+pub const FORMAT_ID: &str = "sar_text";
+
+/// Device name given to the `sar -b` rows (host totals over the whole disks, [`DeviceSample::group`]
+/// set: never add them to the `sar -d` devices).
+pub const SAR_B_DEVICE: &str = "sar -b";
+
+/// Section name used in errors.
+const SECTION: &str = "sar disk activity";
+
+/// Column names of AIX/Solaris/HP-UX `sar -d` (after `device`).
+const UNIX_KNOWN: &[&str] = &[
+    "%busy", "avque", "r+w/s", "r/s", "w/s", "blks/s", "Kbs/s", "avwait", "avserv",
+];
+
+/// Solaris host-bus-adapter drivers whose I/O kstats `sar -d` lists next to the disks.
+const HBA_DRIVERS: &[&str] = &[
+    "mpt",
+    "mpt_sas",
+    "mr_sas",
+    "iscsi",
+    "scsi_vhci",
+    "scsi_vhc",
+    "fp",
+    "fcp",
+    "qlc",
+    "emlxs",
+    "pmcs",
+    "ahci",
+    "nv_sata",
+    "si3124",
+    "marvell88sx",
+    "glm",
+    "isp",
+    "aac",
+    "arcmsr",
+    "cpqary3",
+    "lsimega",
+    "ehci",
+    "ohci",
+    "uhci",
+    "xhci",
+];
+
+/// Decodes bytes (rejecting empty and binary input, see [`crate::input::decode`]) and parses them.
+///
+/// # Errors
+/// As [`crate::input::decode`] and [`parse`].
+pub fn parse_bytes(bytes: &[u8]) -> Result<DeviceLog, ParseError> {
+    let d = crate::input::decode(bytes)?;
+    parse(&d.text)
+}
+
+/// True when the text starts like `sar` text output: a `Linux (host)`/`SunOS`/`AIX`/`HP-UX`
+/// banner followed by a time-stamped activity header (`09:00:01  CPU  %user …`, `08:51:10  LINUX
+/// RESTART`), or, without a banner, a time-stamped disk header (`DEV … tps`, `device … r+w/s`).
+/// Looks at the first 64 KiB only. iostat, sadf, nmon and AWR files never have a line that starts
+/// with a bare time of day followed by column names.
+pub fn looks_like(text: &str) -> bool {
+    let mut end = text.len().min(64 * 1024);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut banner = false;
+    for line in text[..end].lines() {
+        let line = strip_ansi(line);
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if toks.is_empty() {
+            continue;
+        }
+        if banner_line(&toks).is_some() {
+            banner = true;
+            continue;
+        }
+        if let Some((n, _)) = time_prefix(&toks) {
+            let rest = &toks[n..];
+            if !rest.is_empty()
+                && rest.iter().all(|t| !numeric(t))
+                && (banner || table_kind(rest).is_some())
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Which disk table a header is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Linux `sar -d`; the device name first or last.
+    Dev { device_last: bool },
+    /// Linux `sar -b`.
+    B,
+    /// AIX/Solaris/HP-UX `sar -d` (device first, time on the first row of an interval only).
+    Unix,
+}
+
+impl Kind {
+    fn tag(self) -> u8 {
+        match self {
+            Kind::Dev { .. } => 0,
+            Kind::B => 1,
+            Kind::Unix => 2,
+        }
+    }
+}
+
+/// What stands where sar prints the time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Stamp {
+    /// A time of day as printed, with its seconds since midnight.
+    Time { text: String, tod: u32 },
+    /// `Average:`, `Summary:`, `Minimum:`, a translation, or the bare `Average`.
+    Label(String),
+    /// Nothing (AIX/Solaris/HP-UX continuation rows).
+    Cont,
+}
+
+/// A disk-table row, split but not yet converted.
+struct Row {
+    line: usize,
+    stamp: Stamp,
+    /// (banner epoch, segment)
+    seg: (usize, usize),
+    device: String,
+    values: Vec<String>,
+}
+
+/// A table: a header and its rows until the next header.
+struct Table {
+    kind: Option<Kind>,
+    columns: Vec<String>,
+    line: usize,
+    text: String,
+    stamp: Stamp,
+    /// The last time or label (for continuation rows).
+    current: Option<Stamp>,
+    rows: Vec<Row>,
+}
+
+/// Run segments: a banner starts a new epoch; a restart line starts a new segment for each kind
+/// of table the next time that kind has a row (so both sysstat layouts work: restarts printed once
+/// between whole activity groups, or inside each activity's block).
+#[derive(Default)]
+struct Segments {
+    epoch: usize,
+    restarts: usize,
+    /// kind tag → (segment, restarts seen at its last row)
+    kinds: HashMap<u8, (usize, usize)>,
+}
+
+impl Segments {
+    fn banner(&mut self) {
+        self.epoch += 1;
+        self.restarts = 0;
+        self.kinds.clear();
+    }
+
+    fn of(&mut self, kind: Kind) -> (usize, usize) {
+        let restarts = self.restarts;
+        let e = self.kinds.entry(kind.tag()).or_insert((0, restarts));
+        if restarts > e.1 {
+            e.0 += 1;
+        }
+        e.1 = restarts;
+        (self.epoch, e.0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Interval {
+        epoch: usize,
+        seg: usize,
+        day: u32,
+        text: String,
+    },
+    Summary {
+        epoch: usize,
+        seg: usize,
+    },
+}
+
+/// Merges samples into reports by (segment, time).
+#[derive(Default)]
+struct Builder {
+    reports: Vec<DeviceReport>,
+    /// (epoch, segment, summary, day, time of day, creation order) per report.
+    order: Vec<(usize, usize, bool, u32, u32, usize)>,
+    index: HashMap<Key, usize>,
+    /// (epoch, segment, kind) → (day, last time of day)
+    clock: HashMap<(usize, usize, u8), (u32, u32)>,
+}
+
+impl Builder {
+    fn insert(&mut self, row: &Row, kind: Kind, since_boot: bool, sample: DeviceSample) {
+        let (epoch, seg) = row.seg;
+        let (key, day, tod, ts) = match &row.stamp {
+            Stamp::Time { text, tod } => {
+                let c = self
+                    .clock
+                    .entry((epoch, seg, kind.tag()))
+                    .or_insert((0, *tod));
+                // The clock went back: past midnight.
+                if tod + 300 < c.1 {
+                    c.0 += 1;
+                }
+                c.1 = *tod;
+                let day = c.0;
+                (
+                    Key::Interval {
+                        epoch,
+                        seg,
+                        day,
+                        text: text.clone(),
+                    },
+                    day,
+                    *tod,
+                    Some(text.clone()),
+                )
+            }
+            _ => (Key::Summary { epoch, seg }, 0, 0, None),
+        };
+        let summary = matches!(key, Key::Summary { .. });
+        let existing = self.index.get(&key).copied().filter(|&i| {
+            !self.reports[i]
+                .devices
+                .iter()
+                .any(|d| d.device == sample.device && d.group == sample.group)
+        });
+        let i = match existing {
+            Some(i) => i,
+            None => {
+                let mut r = DeviceReport::new(row.line);
+                r.timestamp = ts;
+                r.summary = summary;
+                r.since_boot = since_boot;
+                let i = self.reports.len();
+                self.reports.push(r);
+                self.order.push((epoch, seg, summary, day, tod, i));
+                self.index.insert(key, i);
+                i
+            }
+        };
+        self.reports[i].devices.push(sample);
+    }
+
+    fn finish(self) -> Vec<DeviceReport> {
+        let mut order = self.order;
+        order.sort();
+        let mut slots: Vec<Option<DeviceReport>> = self.reports.into_iter().map(Some).collect();
+        order.iter().filter_map(|o| slots[o.5].take()).collect()
+    }
+}
+
+/// Everything the line loop accumulates.
+struct State {
+    log: DeviceLog,
+    segments: Segments,
+    builder: Builder,
+    table: Option<Table>,
+    disk_tables: usize,
+    other_tables: Vec<String>,
+    sar_seen: bool,
+    unrelated: usize,
+    first_unrelated: Option<(usize, String)>,
+    extremes: usize,
+}
+
+/// Parses sar text.
+///
+/// # Errors
+/// [`ParseError::UnknownFormat`] when the text has neither a sar banner nor a time-stamped sar
+/// table; [`ParseError::Section`] when it holds no disk statistics (only other activities, or disk
+/// tables without a readable row), or when a disk table mixes decimal commas and points.
+pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
+    let mut st = State {
+        log: DeviceLog::new(FORMAT_ID),
+        segments: Segments::default(),
+        builder: Builder::default(),
+        table: None,
+        disk_tables: 0,
+        other_tables: Vec::new(),
+        sar_seen: false,
+        unrelated: 0,
+        first_unrelated: None,
+        extremes: 0,
+    };
+    let mut banner_seen = false;
+    for (i, raw) in text.split('\n').enumerate() {
+        let no = i + 1;
+        let line = strip_ansi(raw.trim_end_matches('\r'));
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if toks.is_empty() {
+            continue;
+        }
+        if let Some(h) = banner_line(&toks) {
+            banner_seen = true;
+            finish_table(&mut st)?;
+            st.segments.banner();
+            if st.log.header.is_none() {
+                st.log.header = Some(h);
+            }
+            continue;
+        }
+        // AIX: `System configuration: lcpu=8 ent=0.40 mode=Uncapped`.
+        if toks.len() >= 2 && toks[0] == "System" && toks[1] == "configuration:" {
+            if let Some(h) = st.log.header.as_mut() {
+                if h.cpus.is_none() {
+                    h.cpus = toks
+                        .iter()
+                        .find_map(|t| t.strip_prefix("lcpu=").and_then(|n| n.parse().ok()));
+                }
+            }
+            continue;
+        }
+        let strict = time_prefix(&toks)
+            .map(|(n, _)| n)
+            .or_else(|| colon_label(&toks));
+        if let Some(n) = strict {
+            let rest = &toks[n..];
+            if is_restart(rest) {
+                st.segments.restarts += 1;
+                st.sar_seen = true;
+                continue;
+            }
+            if rest.first() == Some(&"COM") && time_prefix(&toks).is_some() {
+                continue;
+            }
+            if !rest.is_empty() && rest.iter().all(|t| !numeric(t)) {
+                finish_table(&mut st)?;
+                let stamp = stamp_of(&toks);
+                st.sar_seen |= matches!(stamp, Stamp::Time { .. });
+                st.table = Some(new_table(&mut st, rest, stamp, no, &line));
+                continue;
+            }
+        }
+        match st.table.as_mut() {
+            None => {
+                st.unrelated += 1;
+                st.first_unrelated
+                    .get_or_insert_with(|| (no, clip(line.trim())));
+            }
+            Some(t) if t.kind.is_none() => {}
+            Some(t) => {
+                let kind = t.kind.expect("a disk table");
+                let seg = st.segments.of(kind);
+                if let Err(reason) = read_row(t, &toks, no, seg) {
+                    st.log.skipped.push(Skip { line: no, reason });
+                }
+            }
+        }
+    }
+    finish_table(&mut st)?;
+
+    if !st.sar_seen {
+        let found = if banner_seen {
+            "found a banner but no time-stamped sar table, so no disk statistics"
+        } else {
+            "found neither"
+        };
+        return Err(ParseError::UnknownFormat {
+            reason: format!(
+                "expected sar text output (a 'Linux … (host) date', 'SunOS', 'AIX' or 'HP-UX' \
+                 banner and time-stamped activity tables such as '10:00:01 DEV tps …'): {found}"
+            ),
+        });
+    }
+    if let Some((line, text)) = &st.first_unrelated {
+        st.log.warn(format!(
+            "{} line(s) that are not sar output were ignored (first: line {line}: '{text}')",
+            st.unrelated
+        ));
+    }
+    if st.extremes > 0 {
+        st.log.warn(format!(
+            "sar -x extended report: {} minimum/maximum row(s) left out (counted in skipped)",
+            st.extremes
+        ));
+    }
+    let expected =
+        "a sar disk table: Linux 'sar -d' (DEV … tps …), 'sar -b' (tps rtps wtps …), or \
+                    AIX/Solaris/HP-UX 'sar -d' (device %busy avque r+w/s …)";
+    if st.disk_tables == 0 {
+        let seen = if st.other_tables.is_empty() {
+            "no activity table".to_string()
+        } else {
+            format!("only other activities ({})", st.other_tables.join("; "))
+        };
+        return Err(ParseError::section(
+            SECTION,
+            None,
+            expected,
+            format!("no disk statistics in this sar file: {seen}"),
+        ));
+    }
+    let reports = st.builder.finish();
+    if reports.iter().all(|r| r.devices.is_empty()) {
+        let why = match st.log.skipped.first() {
+            Some(s) => format!(
+                "{} row(s) left out (first: line {}: {})",
+                st.log.skipped.len(),
+                s.line,
+                s.reason
+            ),
+            None => "the disk tables have no rows".to_string(),
+        };
+        return Err(ParseError::section(
+            SECTION,
+            None,
+            expected,
+            format!("no disk statistics could be read: {why}"),
+        ));
+    }
+    st.log.reports = reports;
+    Ok(st.log)
+}
+
+fn new_table(st: &mut State, rest: &[&str], stamp: Stamp, no: usize, line: &str) -> Table {
+    let kind = table_kind(rest);
+    let columns: Vec<String> = match kind {
+        Some(Kind::Dev { .. }) => rest
+            .iter()
+            .filter(|t| **t != "DEV")
+            .map(|t| t.to_string())
+            .collect(),
+        Some(Kind::Unix) => rest[1..].iter().map(|t| t.to_string()).collect(),
+        _ => rest.iter().map(|t| t.to_string()).collect(),
+    };
+    match kind {
+        Some(k) => {
+            st.disk_tables += 1;
+            for c in &columns {
+                let known = match k {
+                    Kind::Unix => UNIX_KNOWN.contains(&c.as_str()),
+                    _ => sysstat_known(c) || c == "sect/s",
+                };
+                if !known {
+                    st.log.warn(format!(
+                        "unknown column '{c}' (header of line {no}) kept as printed"
+                    ));
+                }
+            }
+        }
+        None if matches!(stamp, Stamp::Time { .. }) => {
+            let what = rest.iter().take(3).copied().collect::<Vec<_>>().join(" ");
+            if st.other_tables.len() < 8 && !st.other_tables.contains(&what) {
+                st.other_tables.push(what);
+            }
+        }
+        None => {}
+    }
+    Table {
+        kind,
+        columns,
+        line: no,
+        text: clip(line.trim()),
+        stamp,
+        current: None,
+        rows: Vec::new(),
+    }
+}
+
+/// Which disk table a header (the tokens after the time) is, if any.
+fn table_kind(cols: &[&str]) -> Option<Kind> {
+    let has = |n: &str| cols.contains(&n);
+    if has("DEV") && has("tps") {
+        return Some(Kind::Dev {
+            device_last: cols.last() == Some(&"DEV") && cols.first() != Some(&"DEV"),
+        });
+    }
+    if has("tps") && (has("rtps") || has("wtps")) {
+        return Some(Kind::B);
+    }
+    if cols
+        .first()
+        .is_some_and(|c| c.eq_ignore_ascii_case("device"))
+        && has("r+w/s")
+    {
+        return Some(Kind::Unix);
+    }
+    None
+}
+
+/// `LINUX RESTART` (sysstat), `unix restarts` (Solaris, AIX).
+fn is_restart(rest: &[&str]) -> bool {
+    match rest {
+        [a, b, ..] => {
+            (a.eq_ignore_ascii_case("linux") && b.eq_ignore_ascii_case("restart"))
+                || (a.eq_ignore_ascii_case("unix") && b.eq_ignore_ascii_case("restarts"))
+        }
+        _ => false,
+    }
+}
+
+/// The stamp of a header line (a time or a label).
+fn stamp_of(toks: &[&str]) -> Stamp {
+    if let Some((n, tod)) = time_prefix(toks) {
+        return Stamp::Time {
+            text: toks[..n].join(" "),
+            tod,
+        };
+    }
+    match colon_label(toks) {
+        Some(n) => Stamp::Label(toks[..n].join(" ")),
+        None => Stamp::Cont,
+    }
+}
+
+/// Splits a disk-table row and keeps it in `t`, or says why it is left out.
+fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Result<(), String> {
+    let kind = t.kind.expect("a disk table");
+    let n = t.columns.len();
+    let with_device = !matches!(kind, Kind::B);
+    let expected = n + usize::from(with_device);
+    let what = if with_device {
+        format!("a device name and {n} values")
+    } else {
+        format!("{n} values")
+    };
+    let header = || format!("the header of line {} ('{}')", t.line, t.text);
+    let (stamp, rest) = if let Some((k, tod)) = time_prefix(toks) {
+        (
+            Stamp::Time {
+                text: toks[..k].join(" "),
+                tod,
+            },
+            &toks[k..],
+        )
+    } else if let Some(k) = colon_label(toks) {
+        (Stamp::Label(toks[..k].join(" ")), &toks[k..])
+    } else if kind == Kind::Unix
+        && toks.len() == expected + 1
+        && bare_label(toks[0])
+        && !numeric(toks[1])
+    {
+        (Stamp::Label(toks[0].to_string()), &toks[1..])
+    } else {
+        (Stamp::Cont, toks)
+    };
+    let stamp = match stamp {
+        Stamp::Cont if kind == Kind::Unix => match &t.current {
+            Some(s) => s.clone(),
+            None => {
+                return Err(format!(
+                    "expected a time or 'Average' before the first device row under {}, found '{}'",
+                    header(),
+                    clip(&toks.join(" "))
+                ))
+            }
+        },
+        Stamp::Cont => {
+            return Err(format!(
+                "expected a time (or an 'Average:' label) then {what} under {}, found '{}'",
+                header(),
+                clip(&toks.join(" "))
+            ))
+        }
+        s => {
+            t.current = Some(s.clone());
+            s
+        }
+    };
+    if rest.len() != expected {
+        return Err(format!(
+            "expected {what} under {}, found {} field(s): '{}'",
+            header(),
+            rest.len(),
+            clip(&toks.join(" "))
+        ));
+    }
+    let (device, values) = match kind {
+        Kind::Dev { device_last: true } => (rest[n].to_string(), &rest[..n]),
+        Kind::Dev { device_last: false } | Kind::Unix => (rest[0].to_string(), &rest[1..]),
+        Kind::B => (SAR_B_DEVICE.to_string(), rest),
+    };
+    t.rows.push(Row {
+        line: no,
+        stamp,
+        seg,
+        device,
+        values: values.iter().map(|s| s.to_string()).collect(),
+    });
+    Ok(())
+}
+
+/// What a row of a finished table stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Interval,
+    Summary,
+    /// `sar -x` minimum/maximum/last: left out.
+    Extreme,
+    /// A `sar -x` row with an unknown (translated) label: the last of its device is the average.
+    Positional,
+}
+
+fn finish_table(st: &mut State) -> Result<(), ParseError> {
+    let Some(t) = st.table.take() else {
+        return Ok(());
+    };
+    let Some(kind) = t.kind else {
+        return Ok(());
+    };
+    // Decimal comma only when every separated value of the table uses one.
+    let comma_line = t
+        .rows
+        .iter()
+        .find(|r| r.values.iter().any(|v| v.contains(',')))
+        .map(|r| r.line);
+    let point = t
+        .rows
+        .iter()
+        .any(|r| r.values.iter().any(|v| v.contains('.')));
+    if let (Some(line), true) = (comma_line, point) {
+        return Err(ParseError::section(
+            SECTION,
+            Some(line),
+            format!(
+                "one decimal separator in the whole table of line {} ('.' or, for a non-C \
+                 locale, ',')",
+                t.line
+            ),
+            "both ',' and '.' in values",
+        ));
+    }
+    let comma = comma_line.is_some();
+    let header_label = match &t.stamp {
+        Stamp::Label(l) => Some(l.as_str()),
+        _ => None,
+    };
+    let mut roles: Vec<Role> = t
+        .rows
+        .iter()
+        .map(|r| match &r.stamp {
+            Stamp::Label(l) if is_extreme(l) => Role::Extreme,
+            Stamp::Label(l)
+                if header_label.is_none() || header_label == Some(l) || is_average(l) =>
+            {
+                Role::Summary
+            }
+            Stamp::Label(_) => Role::Positional,
+            _ => Role::Interval,
+        })
+        .collect();
+    for i in 0..roles.len() {
+        if roles[i] == Role::Positional {
+            let later = (i + 1..roles.len())
+                .any(|j| roles[j] == Role::Positional && t.rows[j].device == t.rows[i].device);
+            roles[i] = if later { Role::Extreme } else { Role::Summary };
+        }
+    }
+    for (row, role) in t.rows.iter().zip(roles) {
+        if role == Role::Extreme {
+            let label = match &row.stamp {
+                Stamp::Label(l) => l.as_str(),
+                _ => "",
+            };
+            st.extremes += 1;
+            st.log.skipped.push(Skip {
+                line: row.line,
+                reason: format!(
+                    "sar -x '{label}' row of {}: a minimum or maximum over the run, not an \
+                     interval (left out)",
+                    row.device
+                ),
+            });
+            continue;
+        }
+        let mut values = Vec::with_capacity(t.columns.len());
+        let mut bad = None;
+        for (c, tok) in t.columns.iter().zip(&row.values) {
+            match cell(tok, c, comma) {
+                Ok(v) => values.push((c.clone(), v)),
+                Err(why) => {
+                    bad = Some(format!(
+                        "expected a number in column '{c}' of the header of line {} ('{}'), \
+                         found {why}",
+                        t.line, t.text
+                    ));
+                    break;
+                }
+            }
+        }
+        if let Some(reason) = bad {
+            st.log.skipped.push(Skip {
+                line: row.line,
+                reason,
+            });
+            continue;
+        }
+        let (normalised, group) = match kind {
+            Kind::Unix => (unix_normalise(&values), unix_aggregate(&row.device)),
+            Kind::B => (linux_normalise(&values), true),
+            Kind::Dev { .. } => (linux_normalise(&values), false),
+        };
+        let since_boot = match (&row.stamp, &t.stamp) {
+            (Stamp::Time { text: a, .. }, Stamp::Time { text: b, .. }) => a == b,
+            _ => false,
+        };
+        let sample = DeviceSample {
+            device: row.device.clone(),
+            group,
+            values,
+            normalised,
+        };
+        st.builder.insert(row, kind, since_boot, sample);
+    }
+    Ok(())
+}
+
+fn is_extreme(label: &str) -> bool {
+    matches!(
+        label.trim_end_matches([':', '：']).trim(),
+        "Minimum" | "Maximum" | "Last"
+    )
+}
+
+fn is_average(label: &str) -> bool {
+    label.trim_end_matches([':', '：']).trim() == "Average"
+}
+
+fn linux_normalise(values: &[(String, Option<f64>)]) -> Normalised {
+    let mut n = sysstat_normalise(values);
+    if n.total_bytes_per_s.is_none() {
+        n.total_bytes_per_s = values
+            .iter()
+            .find(|(c, _)| c == "sect/s")
+            .and_then(|(_, v)| v.map(|v| v * 512.0));
+    }
+    n
+}
+
+/// AIX/Solaris/HP-UX `sar -d` columns (see the module table).
+fn unix_normalise(values: &[(String, Option<f64>)]) -> Normalised {
+    let get = |name: &str| values.iter().find(|(c, _)| c == name).and_then(|(_, v)| *v);
+    let avwait = get("avwait");
+    let avserv = get("avserv");
+    Normalised {
+        total_iops: get("r+w/s"),
+        read_iops: get("r/s"),
+        write_iops: get("w/s"),
+        total_bytes_per_s: get("blks/s")
+            .map(|v| v * 512.0)
+            .or_else(|| get("Kbs/s").map(|v| v * 1024.0)),
+        queue_depth: get("avque"),
+        await_ms: match (avwait, avserv) {
+            (Some(w), Some(s)) => Some(w + s),
+            _ => None,
+        },
+        service_ms: avserv,
+        util_pct: get("%busy"),
+        ..Normalised::default()
+    }
+}
+
+/// Solaris HBA (controller) and MPxIO path I/O kstats: they double-count their disks.
+fn unix_aggregate(name: &str) -> bool {
+    let drv_len = name
+        .find(|c: char| !(c.is_ascii_alphabetic() || c == '_'))
+        .unwrap_or(name.len());
+    let (drv, rest) = name.split_at(drv_len);
+    if drv.is_empty() {
+        return false;
+    }
+    let starts_digit = rest.starts_with(|c: char| c.is_ascii_digit());
+    // `sd5.t3.mpt_sas3`: disk instance, target, HBA (an I/O path).
+    if starts_digit
+        && rest
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with(".t")
+    {
+        return true;
+    }
+    HBA_DRIVERS.contains(&drv) && (rest.is_empty() || starts_digit)
+}
+
+/// One value cell. `--human` suffixes (`k`, `M`, `G`, `T`, `P`: 1024-based bytes, as sysstat's
+/// `cprintf_u64`/`cprintf_f` print them) are converted back into the column's unit; a trailing `%`
+/// is dropped.
+fn cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
+    let owned;
+    let mut s = tok;
+    if comma {
+        owned = tok.replace(',', ".");
+        s = &owned;
+    }
+    let s = s.strip_suffix('%').unwrap_or(s);
+    let suffixed = s.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
+    if !suffixed {
+        return number(s, Scale::Decimal);
+    }
+    match sysstat_unit_bytes(column) {
+        Some(ub) => {
+            let bytes = match s.strip_suffix('B') {
+                Some(b) => number(b, Scale::Binary)?,
+                None => number(s, Scale::Binary)?,
+            };
+            Ok(bytes.map(|b| b / ub))
+        }
+        None => number(s, Scale::Decimal),
+    }
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(120).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Removes ANSI escapes (`ESC [ … m`).
+fn strip_ansi(line: &str) -> Cow<'_, str> {
+    if !line.contains('\u{1b}') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut it = line.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\u{1b}' && it.peek() == Some(&'[') {
+            it.next();
+            for c in it.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A token that is a value, not a name: `12`, `-3.85`, `+0.00`, `.5`, `0,06`, `1.6k`.
+fn numeric(t: &str) -> bool {
+    let mut c = t.chars();
+    match c.next() {
+        Some(d) if d.is_ascii_digit() => true,
+        Some('-' | '+' | '.' | ',') => c.next().is_some_and(|d| d.is_ascii_digit() || d == '.'),
+        _ => false,
+    }
+}
+
+/// A bare summary word (AIX/Solaris/HP-UX `Average`): letters only.
+fn bare_label(t: &str) -> bool {
+    t.chars().any(char::is_alphabetic) && t.chars().all(|c| c.is_alphabetic() || c == '.')
+}
+
+/// One to three tokens ending with `:` (or a full-width `：`), none of them a value: `Average:`,
+/// `Moyenne :`, `Trung bình:`, `平均時間：`. Returns how many tokens it spans.
+fn colon_label(toks: &[&str]) -> Option<usize> {
+    for k in 1..=toks.len().min(3) {
+        let t = toks[k - 1];
+        if numeric(t) || time_prefix(&toks[k - 1..k]).is_some() {
+            return None;
+        }
+        if t.ends_with(':') || t.ends_with('：') {
+            return Some(k);
+        }
+    }
+    None
+}
+
+type R<'a, O> = nom::IResult<&'a str, O>;
+
+/// `HH:MM:SS`, `HH:MM`, `HH.MM.SS` → (h, m, s).
+fn clock(s: &str) -> R<'_, (u32, u32, u32)> {
+    let two = |s| {
+        map_res(
+            take_while_m_n(2, 2, |c: char| c.is_ascii_digit()),
+            |d: &str| d.parse::<u32>(),
+        )
+        .parse(s)
+    };
+    alt((
+        map(
+            (
+                verify(dec, |h| *h <= 24),
+                char(':'),
+                verify(dec, |m| *m < 60),
+                opt(preceded(char(':'), verify(dec, |s| *s < 61))),
+            ),
+            |(h, _, m, s)| (h, m, s.unwrap_or(0)),
+        ),
+        map((two, char('.'), two, char('.'), two), |(h, _, m, _, s)| {
+            (h, m, s)
+        }),
+    ))
+    .parse(s)
+}
+
+fn non_ascii(c: char) -> bool {
+    !c.is_ascii()
+}
+
+/// `17時45分02秒` (ja, zh): digits and non-ASCII unit signs.
+fn cjk_clock(s: &str) -> R<'_, (u32, u32, u32)> {
+    map(
+        (
+            dec,
+            take_while1(non_ascii),
+            dec,
+            take_while1(non_ascii),
+            dec,
+            take_while(non_ascii),
+        ),
+        |(h, _, m, _, s, _)| (h, m, s),
+    )
+    .parse(s)
+}
+
+/// One Korean time part: `17시`.
+fn cjk_part(s: &str) -> R<'_, u32> {
+    map((dec, take_while1(non_ascii)), |(n, _)| n).parse(s)
+}
+
+fn ampm(s: &str) -> R<'_, &str> {
+    alt((
+        tag_no_case("AM"),
+        tag_no_case("PM"),
+        tag_no_case("a.m."),
+        tag_no_case("p.m."),
+        tag("午前"),
+        tag("午後"),
+        tag("오전"),
+        tag("오후"),
+    ))
+    .parse(s)
+}
+
+/// A time of day at the start of a row: how many tokens it spans and its seconds since midnight.
+fn time_prefix(toks: &[&str]) -> Option<(usize, u32)> {
+    let first = toks.first()?;
+    let (n, (h, m, s)) = if let Ok((_, hms)) = all_consuming(clock).parse(first) {
+        (1, hms)
+    } else if let Ok((_, hms)) = all_consuming(cjk_clock).parse(first) {
+        (1, hms)
+    } else {
+        // `17시 45분 02초`
+        let parts: Vec<u32> = toks
+            .iter()
+            .take(3)
+            .map_while(|t| all_consuming(cjk_part).parse(t).ok().map(|(_, v)| v))
+            .collect();
+        if parts.len() != 3 {
+            return None;
+        }
+        (3, (parts[0], parts[1], parts[2]))
+    };
+    let pm = toks
+        .get(n)
+        .and_then(|t| all_consuming(ampm).parse(t).ok())
+        .map(|(_, p)| p);
+    let (n, h) = match pm {
+        Some(p) => {
+            let afternoon = p.eq_ignore_ascii_case("PM")
+                || p.eq_ignore_ascii_case("p.m.")
+                || p == "午後"
+                || p == "오후";
+            let h = match (afternoon, h) {
+                (true, h) if h < 12 => h + 12,
+                (false, 12) => 0,
+                (_, h) => h,
+            };
+            (n + 1, h)
+        }
+        None => (n, h),
+    };
+    Some((n, h * 3600 + m * 60 + s))
+}
+
+/// A banner: `Linux <release> (<host>) <date> [_<arch>_] [(<N> CPU)]`, `SunOS <host> <release>
+/// <version> <machine> <date>`, `AIX <host> <release> <version> <machine id> <date>`, `HP-UX
+/// <host> <release> <version> <machine> <date>`.
+fn banner_line(toks: &[&str]) -> Option<SystemHeader> {
+    match *toks.first()? {
+        "Linux" => linux_banner(toks),
+        "SunOS" | "AIX" | "HP-UX" => unix_banner(toks),
+        _ => None,
+    }
+}
+
+fn linux_banner(toks: &[&str]) -> Option<SystemHeader> {
+    if toks.len() < 3 {
+        return None;
+    }
+    let host = toks[2].strip_prefix('(')?.strip_suffix(')')?;
+    let mut arch = None;
+    let mut cpus = None;
+    let mut date = Vec::new();
+    let mut k = 3;
+    while k < toks.len() {
+        let t = toks[k];
+        if t.len() > 2 && t.starts_with('_') && t.ends_with('_') {
+            arch = Some(t.trim_matches('_').to_string());
+        } else if let Some(n) = t.strip_prefix('(') {
+            if toks.get(k + 1).is_some_and(|c| c.starts_with("CPU")) {
+                cpus = n.parse().ok();
+                k += 1;
+            }
+        } else if arch.is_none() && cpus.is_none() {
+            date.push(t);
+        }
+        k += 1;
+    }
+    Some(SystemHeader {
+        sysname: toks[0].to_string(),
+        kernel: toks[1].to_string(),
+        host: host.to_string(),
+        date: (!date.is_empty()).then(|| date.join(" ")),
+        arch,
+        cpus,
+    })
+}
+
+fn unix_banner(toks: &[&str]) -> Option<SystemHeader> {
+    // sysname host release version machine date
+    if toks.len() != 6 {
+        return None;
+    }
+    let date = toks[5];
+    let datelike = date.chars().any(|c| c.is_ascii_digit())
+        && date.contains(['/', '-', '.'])
+        && date
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '/' | '-' | '.'));
+    if !datelike {
+        return None;
+    }
+    let kernel = if toks[0] == "AIX" {
+        // AIX prints `uname -r` (release) then `uname -v` (version): `1 7` is AIX 7.1.
+        format!("{}.{}", toks[3], toks[2])
+    } else {
+        toks[2].to_string()
+    };
+    Some(SystemHeader {
+        sysname: toks[0].to_string(),
+        kernel,
+        host: toks[1].to_string(),
+        date: Some(date.to_string()),
+        arch: Some(toks[4].to_string()),
+        cpus: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tp(s: &str) -> Option<(usize, u32)> {
+        let toks: Vec<&str> = s.split_whitespace().collect();
+        time_prefix(&toks)
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(tp("13:20:19 sda 1.0"), Some((1, 13 * 3600 + 20 * 60 + 19)));
+        assert_eq!(
+            tp("09:23:50 PM dev8-0"),
+            Some((2, 21 * 3600 + 23 * 60 + 50))
+        );
+        assert_eq!(tp("12:00:01 AM x"), Some((2, 1)));
+        assert_eq!(tp("12:00:01 PM x"), Some((2, 12 * 3600 + 1)));
+        assert_eq!(tp("17時45分02秒 DEV"), Some((1, 17 * 3600 + 45 * 60 + 2)));
+        assert_eq!(tp("17시 45분 02초 DEV"), Some((3, 17 * 3600 + 45 * 60 + 2)));
+        assert_eq!(tp("12.30.45 DEV"), Some((1, 12 * 3600 + 30 * 60 + 45)));
+        assert_eq!(tp("1.5 2.5"), None);
+        assert_eq!(tp("Average: sda"), None);
+        assert_eq!(tp("sd4,a 1 0.0"), None);
+    }
+
+    #[test]
+    fn labels() {
+        let cl = |s: &str| colon_label(&s.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(cl("Average: sda 1.0"), Some(1));
+        assert_eq!(cl("Moyenne : sda 1,0"), Some(2));
+        assert_eq!(cl("Trung bình: sda 1.0"), Some(2));
+        assert_eq!(cl("平均時間： sda 1.0"), Some(1));
+        assert_eq!(cl("Durchschn.: 1,0"), Some(1));
+        assert_eq!(cl("sda 1.0 2.0"), None);
+        assert_eq!(cl("13:20:19 sda"), None);
+        assert!(bare_label("Average"));
+        assert!(!bare_label("iscsi0"));
+    }
+
+    #[test]
+    fn banners() {
+        let b = |s: &str| banner_line(&s.split_whitespace().collect::<Vec<_>>());
+        let h = b("SunOS ala52s01 5.11 11.3 sun4v    05/26/2017").unwrap();
+        assert_eq!(
+            (h.kernel.as_str(), h.host.as_str(), h.arch.as_deref()),
+            ("5.11", "ala52s01", Some("sun4v"))
+        );
+        assert_eq!(h.date.as_deref(), Some("05/26/2017"));
+        let h = b("AIX aixdb01 1 7 00F93CFF4C00    01/02/24").unwrap();
+        assert_eq!(h.kernel, "7.1");
+        let h = b("HP-UX hpdb01 B.11.31 U ia64    03/21/18").unwrap();
+        assert_eq!(
+            (h.kernel.as_str(), h.arch.as_deref()),
+            ("B.11.31", Some("ia64"))
+        );
+        let h = b("Linux 3.10.0-327.el7.x86_64 (h.example.com) \t03/28/16 \t_x86_64_\t(48 CPU)")
+            .unwrap();
+        assert_eq!((h.cpus, h.date.as_deref()), (Some(48), Some("03/28/16")));
+        assert!(b("AIX is a UNIX").is_none());
+        assert!(b("Linux is nice").is_none());
+    }
+
+    #[test]
+    fn aggregates() {
+        for n in [
+            "mpt_sas3", "iscsi0", "scsi_vhc", "xhci0,bu", "sd5.t3.m", "sd10.t6.",
+        ] {
+            assert!(unix_aggregate(n), "{n}");
+        }
+        for n in [
+            "sd5", "sd5,a", "nfs1", "hdisk0", "disk3", "c0t6d0", "cd0", "dad1",
+        ] {
+            assert!(!unix_aggregate(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn cells() {
+        assert_eq!(cell("1.6k", "rkB/s", false), Ok(Some(1.6)));
+        assert_eq!(cell("40.5M", "rkB/s", false), Ok(Some(40.5 * 1024.0)));
+        assert_eq!(cell("85.4%", "%util", false), Ok(Some(85.4)));
+        assert_eq!(cell("0,06", "tps", true), Ok(Some(0.06)));
+        assert!(cell("x1", "tps", false).is_err());
+    }
+}
