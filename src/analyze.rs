@@ -442,8 +442,8 @@ struct Raw {
 /// What a parser thread hands back: an AWR/Statspack report reduced to its rows, or an OS disk
 /// log reduced to its host series.
 enum Read {
-    Awr(Raw),
-    Host(crate::hosts::HostSource),
+    Awr(Box<Raw>),
+    Host(Box<crate::hosts::HostSource>),
 }
 
 /// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
@@ -676,20 +676,19 @@ pub fn run_inputs(
             .into_par_iter()
             .map(|inp| {
                 let file = inp.path.display().to_string();
-                let r = match sizer_parsers::parse_file(&inp.path) {
-                    Ok(Parsed::Awr(report)) => Ok(Read::Awr(reduce(file, report))),
-                    Ok(Parsed::Devices(log)) => Ok(Read::Host(crate::hosts::ingest_log(
-                        &file,
-                        &log,
-                        &settings.devices,
-                    ))),
-                    // A report that is truncated or lacks a section it needs is a broken report
-                    // (a failure wherever it was found); anything else is not a report.
-                    Err(e @ (ParseError::Truncated { .. } | ParseError::Section { .. })) => {
-                        Err((true, e.to_string()))
-                    }
-                    Err(e) => Err((false, e.to_string())),
-                };
+                let r =
+                    match sizer_parsers::parse_file(&inp.path) {
+                        Ok(Parsed::Awr(report)) => Ok(Read::Awr(Box::new(reduce(file, *report)))),
+                        Ok(Parsed::Devices(log)) => Ok(Read::Host(Box::new(
+                            crate::hosts::ingest_log(&file, &log, &settings.devices),
+                        ))),
+                        // A report that is truncated or lacks a section it needs is a broken report
+                        // (a failure wherever it was found); anything else is not a report.
+                        Err(e @ (ParseError::Truncated { .. } | ParseError::Section { .. })) => {
+                            Err((true, e.to_string()))
+                        }
+                        Err(e) => Err((false, e.to_string())),
+                    };
                 bar.inc(1);
                 (inp, r)
             })
@@ -698,9 +697,9 @@ pub fn run_inputs(
         for (inp, r) in raws {
             let r = r.and_then(|read| {
                 let raw = match read {
-                    Read::Awr(raw) => raw,
+                    Read::Awr(raw) => *raw,
                     Read::Host(h) => {
-                        host_sources.push(h);
+                        host_sources.push(*h);
                         return Ok(None);
                     }
                 };

@@ -240,8 +240,8 @@ impl DevSeries {
                 (None, None) => {}
             }
         }
-        for i in 0..NF {
-            if let Some(v) = f[i] {
+        for (i, v) in f.iter().enumerate() {
+            if let Some(v) = *v {
                 self.sum[i] += v;
                 self.n[i] += 1;
                 if self.max[i].is_none_or(|(m, _)| v > m) {
@@ -535,6 +535,10 @@ pub struct AwrSideBySide {
     pub awr_s: f64,
 }
 
+/// One interval of a host series: end time, length in seconds (known or the median), and the
+/// host figures in [`FIGURES`] order (null = unknown).
+pub type SeriesRow = (Option<NaiveDateTime>, f64, [Option<f64>; NF]);
+
 /// The analysis of one host over all its OS logs, with the recommendation.
 #[derive(Debug, Clone, Serialize)]
 pub struct HostAnalysis {
@@ -568,9 +572,9 @@ pub struct HostAnalysis {
     pub awr: Vec<AwrSideBySide>,
     /// Caveats.
     pub warnings: Vec<Warning>,
-    /// The host series: (time ISO, interval seconds, figures) per interval.
+    /// The host series, one [`SeriesRow`] per interval.
     #[serde(skip)]
-    pub series: Vec<(Option<NaiveDateTime>, f64, [Option<f64>; NF])>,
+    pub series: Vec<SeriesRow>,
 }
 
 fn iso(t: Option<NaiveDateTime>) -> Option<String> {
@@ -620,6 +624,16 @@ pub fn hosts(
     Ok(out)
 }
 
+/// One interval of a host series: (end time, length in seconds when known, figures, source
+/// index, report index in that source).
+type Entry = (
+    Option<NaiveDateTime>,
+    Option<f64>,
+    [Option<f64>; NF],
+    usize,
+    usize,
+);
+
 fn host(
     name: &str,
     srcs: Vec<HostSource>,
@@ -630,13 +644,7 @@ fn host(
     let mut warnings: Vec<Warning> = Vec::new();
     let mut infos = Vec::new();
     // (time, interval_s, figures, source, report) per counted interval.
-    let mut series: Vec<(
-        Option<NaiveDateTime>,
-        Option<f64>,
-        [Option<f64>; NF],
-        usize,
-        usize,
-    )> = Vec::new();
+    let mut series: Vec<Entry> = Vec::new();
     let mut times_of: Vec<Vec<Option<NaiveDateTime>>> = Vec::new();
     let os = srcs.iter().find_map(|s| {
         s.header
@@ -780,14 +788,8 @@ fn host(
     }
     // Time order; equal times from two files of the same host are one interval.
     if series.iter().all(|x| x.0.is_some()) {
-        series.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut kept: Vec<(
-            Option<NaiveDateTime>,
-            Option<f64>,
-            [Option<f64>; NF],
-            usize,
-            usize,
-        )> = Vec::with_capacity(series.len());
+        series.sort_by_key(|a| a.0);
+        let mut kept: Vec<Entry> = Vec::with_capacity(series.len());
         for x in series {
             if let Some(last) = kept.last() {
                 if last.0 == x.0 && last.3 != x.3 {
@@ -1127,7 +1129,7 @@ pub fn side_by_side(hosts: &mut [HostAnalysis], dbs: &[crate::analyze::DatabaseA
                     if !iv.instances.iter().any(|n| n == &inst.name) && iv.scope != "cluster" {
                         continue;
                     }
-                    let inside: Vec<&(Option<NaiveDateTime>, f64, [Option<f64>; NF])> = h
+                    let inside: Vec<&SeriesRow> = h
                         .series
                         .iter()
                         .filter(|(t, _, _)| t.is_some_and(|t| t > b && t <= e))

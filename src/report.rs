@@ -1092,7 +1092,7 @@ fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) -> io::Result
     for d in h
         .devices
         .iter()
-        .filter(|d| !(d.role == "virtual" && !d.included))
+        .filter(|d| d.role != "virtual" || d.included)
     {
         let f = |n: &str| d.figures.get(n);
         let g = |n: &str, which: fn(&crate::hosts::DeviceFigure) -> Option<f64>| {

@@ -35,6 +35,8 @@ pub enum Format {
     Statspack,
     /// Linux sysstat `iostat` text (basic or `-x`, any version 7.x – 12.7).
     IostatText,
+    /// `sar -d` / `-b` / `-A` text: Linux sysstat, AIX, Solaris, HP-UX.
+    SarText,
 }
 
 impl Format {
@@ -45,6 +47,7 @@ impl Format {
             Format::AwrText => "awr_text",
             Format::Statspack => "statspack",
             Format::IostatText => "iostat_text",
+            Format::SarText => "sar_text",
         }
     }
 
@@ -55,6 +58,7 @@ impl Format {
             Format::AwrText => "AWR text report",
             Format::Statspack => "Statspack report",
             Format::IostatText => "Linux iostat log",
+            Format::SarText => "sar log",
         }
     }
 }
@@ -74,6 +78,9 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     }
     if awr::html::looks_like(text) {
         return Ok(Format::AwrHtml);
+    }
+    if sar::looks_like(text) {
+        return Ok(Format::SarText);
     }
     if iostat::looks_like(text) {
         return Ok(Format::IostatText);
@@ -99,9 +106,9 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
 #[serde(tag = "format", rename_all = "snake_case")]
 pub enum Parsed {
     /// An AWR report (HTML or text) or a Statspack report: the same records.
-    Awr(awr::AwrReport),
+    Awr(Box<awr::AwrReport>),
     /// Block-device activity from an OS tool (iostat, sar, sadf, nmon, OSWatcher, …).
-    Devices(disk::DeviceLog),
+    Devices(Box<disk::DeviceLog>),
 }
 
 /// Decodes, detects and parses in-memory bytes.
@@ -116,15 +123,16 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         Format::AwrText => awr::text::parse(&decoded.text)?,
         Format::Statspack => awr::statspack::parse(&decoded.text)?,
         Format::IostatText => return devices(iostat::parse(&decoded.text)?, format),
+        Format::SarText => return devices(sar::parse(&decoded.text)?, format),
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();
-    Ok(Parsed::Awr(r))
+    Ok(Parsed::Awr(Box::new(r)))
 }
 
 fn devices(log: disk::DeviceLog, format: Format) -> Result<Parsed, ParseError> {
     disk::require_devices(&log, format.name())?;
-    Ok(Parsed::Devices(log))
+    Ok(Parsed::Devices(Box::new(log)))
 }
 
 /// Reads and parses one file. The caller adds the path to error messages.

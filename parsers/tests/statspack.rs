@@ -13,7 +13,8 @@ use sizer_parsers::{parse_file, ParseError, Parsed};
 
 fn parse_path(p: &Path) -> AwrReport {
     match parse_file(p) {
-        Ok(Parsed::Awr(r)) => r,
+        Ok(Parsed::Awr(r)) => *r,
+        Ok(other) => panic!("{}: not an AWR report: {other:?}", p.display()),
         Err(e) => panic!("{}: {e}", p.display()),
     }
 }

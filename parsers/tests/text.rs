@@ -680,7 +680,8 @@ const JASMIN: &str = "jasmin-bpsc-12.2.0.1-aix-single-awrrpt.txt";
 fn corpus_12_2_text_report_gives_its_real_values() {
     let Some(dir) = corpus() else { return };
     let r = match parse_file(&dir.join(JASMIN)) {
-        Ok(Parsed::Awr(r)) => r,
+        Ok(Parsed::Awr(r)) => *r,
+        Ok(other) => panic!("{JASMIN}: not an AWR report: {other:?}"),
         Err(e) => panic!("{JASMIN}: {e}"),
     };
     check_expected(&r, &expected(&dir, JASMIN));

@@ -14,14 +14,16 @@ pub fn fixture(rel: &str) -> PathBuf {
 
 pub fn awr(rel: &str) -> AwrReport {
     match parse_file(&fixture(rel)) {
-        Ok(Parsed::Awr(r)) => r,
+        Ok(Parsed::Awr(r)) => *r,
+        Ok(other) => panic!("{rel}: not an AWR report: {other:?}"),
         Err(e) => panic!("{rel}: {e}"),
     }
 }
 
 pub fn parse_str(s: &str) -> Result<AwrReport, ParseError> {
     match parse_bytes(s.as_bytes()) {
-        Ok(Parsed::Awr(r)) => Ok(r),
+        Ok(Parsed::Awr(r)) => Ok(*r),
+        Ok(other) => panic!("not an AWR report: {other:?}"),
         Err(e) => Err(e),
     }
 }
