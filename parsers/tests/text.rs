@@ -542,7 +542,7 @@ fn text_that_is_neither_gets_the_unknown_format_message() {
     assert!(matches!(e, ParseError::UnknownFormat { .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "not a recognised report: expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading) or a Statspack report"
+        "not a recognised report: expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher)"
     );
 }
 
