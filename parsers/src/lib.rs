@@ -16,7 +16,9 @@ pub mod error;
 pub mod html;
 pub mod input;
 pub mod iostat;
+pub mod iostat_json;
 pub mod num;
+pub mod sadf;
 
 pub use error::{Location, ParseError};
 
