@@ -16,7 +16,9 @@ pub mod error;
 pub mod html;
 pub mod input;
 pub mod iostat;
+pub mod iostat_json;
 pub mod num;
+pub mod sadf;
 pub mod sar;
 
 pub use error::{Location, ParseError};
@@ -37,6 +39,12 @@ pub enum Format {
     IostatText,
     /// `sar -d` / `-b` / `-A` text: Linux sysstat, AIX, Solaris, HP-UX.
     SarText,
+    /// `sadf -d` (semicolon CSV).
+    SadfCsv,
+    /// `sadf -j` (JSON).
+    SadfJson,
+    /// `iostat -o JSON` (sysstat 11.5.1+).
+    IostatJson,
 }
 
 impl Format {
@@ -48,6 +56,9 @@ impl Format {
             Format::Statspack => "statspack",
             Format::IostatText => "iostat_text",
             Format::SarText => "sar_text",
+            Format::SadfCsv => "sadf_csv",
+            Format::SadfJson => "sadf_json",
+            Format::IostatJson => "iostat_json",
         }
     }
 
@@ -59,6 +70,9 @@ impl Format {
             Format::Statspack => "Statspack report",
             Format::IostatText => "Linux iostat log",
             Format::SarText => "sar log",
+            Format::SadfCsv => "sadf -d (CSV) file",
+            Format::SadfJson => "sadf -j (JSON) file",
+            Format::IostatJson => "iostat JSON log",
         }
     }
 }
@@ -78,6 +92,16 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     }
     if awr::html::looks_like(text) {
         return Ok(Format::AwrHtml);
+    }
+    // JSON and sadf CSV first: a sadf file may carry pasted sar text and its banner.
+    if sadf::looks_like_json(text) {
+        return Ok(Format::SadfJson);
+    }
+    if iostat_json::looks_like(text) {
+        return Ok(Format::IostatJson);
+    }
+    if sadf::looks_like_csv(text) {
+        return Ok(Format::SadfCsv);
     }
     if sar::looks_like(text) {
         return Ok(Format::SarText);
@@ -124,6 +148,9 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         Format::Statspack => awr::statspack::parse(&decoded.text)?,
         Format::IostatText => return devices(iostat::parse(&decoded.text)?, format),
         Format::SarText => return devices(sar::parse(&decoded.text)?, format),
+        Format::SadfCsv => return devices(sadf::parse_csv(&decoded.text)?, format),
+        Format::SadfJson => return devices(sadf::parse_json(&decoded.text)?, format),
+        Format::IostatJson => return devices(iostat_json::parse(&decoded.text)?, format),
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();
