@@ -16,7 +16,10 @@ pub mod error;
 pub mod html;
 pub mod input;
 pub mod iostat;
+pub mod nmon;
 pub mod num;
+pub mod oswatcher;
+pub mod unix_iostat;
 
 pub use error::{Location, ParseError};
 
