@@ -89,6 +89,22 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, ParseError> {
             gzip: true,
         });
     }
+    for (magic, what, tool) in [
+        (&b"BZh"[..], "bzip2", "bunzip2"),
+        (&b"\x1F\x9D"[..], "compress (.Z)", "uncompress"),
+        (&b"\xFD7zXZ\x00"[..], "xz", "unxz"),
+        (&b"PK\x03\x04"[..], "zip", "unzip"),
+    ] {
+        if bytes.starts_with(magic)
+            && (magic != b"BZh" || bytes.get(3).is_some_and(u8::is_ascii_digit))
+        {
+            return Err(ParseError::UnknownFormat {
+                reason: format!(
+                    "{what}-compressed data: decompress it first ({tool}); sizer reads gzip itself"
+                ),
+            });
+        }
+    }
     // sysstat's binary data files (`/var/log/sa/saDD`) start with SYSSTAT_MAGIC 0xd596 (either
     // byte order: the file is in the collecting host's endianness).
     if bytes.len() > 4 && (bytes.starts_with(b"\x96\xd5") || bytes.starts_with(b"\xd5\x96")) {
@@ -163,6 +179,14 @@ mod tests {
         let d = decode(&gz).unwrap();
         assert!(d.gzip);
         assert!(d.text.starts_with("zzz ***"));
+    }
+
+    #[test]
+    fn other_compressions_name_their_tool() {
+        let e = decode(b"BZh91AY&SY\x00\x01").unwrap_err();
+        assert!(e.to_string().contains("bunzip2"), "{e}");
+        let e = decode(b"\x1F\x9D\x90zzz").unwrap_err();
+        assert!(e.to_string().contains("uncompress"), "{e}");
     }
 
     #[test]

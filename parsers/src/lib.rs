@@ -17,9 +17,12 @@ pub mod html;
 pub mod input;
 pub mod iostat;
 pub mod iostat_json;
+pub mod nmon;
 pub mod num;
+pub mod oswatcher;
 pub mod sadf;
 pub mod sar;
+pub mod unix_iostat;
 
 pub use error::{Location, ParseError};
 
@@ -45,6 +48,14 @@ pub enum Format {
     SadfJson,
     /// `iostat -o JSON` (sysstat 11.5.1+).
     IostatJson,
+    /// AIX `iostat` (plain or `-D`).
+    AixIostat,
+    /// Solaris / illumos `iostat -x` (`-xn`, `-xzn`, …).
+    SolarisIostat,
+    /// nmon `.nmon` file (Linux nmon, AIX topas_nmon).
+    Nmon,
+    /// Oracle OSWatcher Black Box `oswiostat` archive.
+    OsWatcher,
 }
 
 impl Format {
@@ -59,6 +70,10 @@ impl Format {
             Format::SadfCsv => "sadf_csv",
             Format::SadfJson => "sadf_json",
             Format::IostatJson => "iostat_json",
+            Format::AixIostat => "aix_iostat",
+            Format::SolarisIostat => "solaris_iostat",
+            Format::Nmon => "nmon",
+            Format::OsWatcher => "oswatcher",
         }
     }
 
@@ -73,6 +88,10 @@ impl Format {
             Format::SadfCsv => "sadf -d (CSV) file",
             Format::SadfJson => "sadf -j (JSON) file",
             Format::IostatJson => "iostat JSON log",
+            Format::AixIostat => "AIX iostat log",
+            Format::SolarisIostat => "Solaris iostat log",
+            Format::Nmon => "nmon file",
+            Format::OsWatcher => "OSWatcher oswiostat archive",
         }
     }
 }
@@ -103,11 +122,24 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     if sadf::looks_like_csv(text) {
         return Ok(Format::SadfCsv);
     }
+    // OSWatcher archives hold iostat runs (with their banners): before iostat.
+    if oswatcher::looks_like(text) {
+        return Ok(Format::OsWatcher);
+    }
+    if nmon::looks_like(text) {
+        return Ok(Format::Nmon);
+    }
     if sar::looks_like(text) {
         return Ok(Format::SarText);
     }
     if iostat::looks_like(text) {
         return Ok(Format::IostatText);
+    }
+    if unix_iostat::looks_like_aix(text) {
+        return Ok(Format::AixIostat);
+    }
+    if unix_iostat::looks_like_solaris(text) {
+        return Ok(Format::SolarisIostat);
     }
     let head: String = text
         .chars()
@@ -151,6 +183,12 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         Format::SadfCsv => return devices(sadf::parse_csv(&decoded.text)?, format),
         Format::SadfJson => return devices(sadf::parse_json(&decoded.text)?, format),
         Format::IostatJson => return devices(iostat_json::parse(&decoded.text)?, format),
+        Format::AixIostat => return devices(unix_iostat::parse_aix(&decoded.text)?, format),
+        Format::SolarisIostat => {
+            return devices(unix_iostat::parse_solaris(&decoded.text)?, format)
+        }
+        Format::Nmon => return devices(nmon::parse(&decoded.text)?, format),
+        Format::OsWatcher => return devices(oswatcher::parse(&decoded.text)?, format),
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();
