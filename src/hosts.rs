@@ -282,6 +282,11 @@ pub struct HostSource {
     pub header: Option<SystemHeader>,
     metas: Vec<Meta>,
     rows: Vec<HostRow>,
+    /// Totals over device-mapper and md devices, kept when the default selection finds no whole
+    /// disk (empty otherwise).
+    alt_rows: Vec<HostRow>,
+    /// Some read/write splits came from `sar -b`.
+    split_from_sar_b: bool,
     devices: Vec<DevSeries>,
     /// Parser warnings.
     pub warnings: Vec<String>,
@@ -297,6 +302,8 @@ pub struct Ingest<'a> {
     selection: &'a DeviceSelection,
     /// `sar -b` samples (a host-wide read/write split) by report.
     sar_b: Vec<Option<(Option<f64>, Option<f64>)>>,
+    /// A device-mapper or md device was seen (see [`HostSource`]'s `alt_rows`).
+    has_alt: bool,
 }
 
 impl<'a> Ingest<'a> {
@@ -309,6 +316,8 @@ impl<'a> Ingest<'a> {
                 header: None,
                 metas: Vec::new(),
                 rows: Vec::new(),
+                alt_rows: Vec::new(),
+                split_from_sar_b: false,
                 devices: Vec::new(),
                 warnings: Vec::new(),
                 skipped: Vec::new(),
@@ -316,6 +325,7 @@ impl<'a> Ingest<'a> {
             index: HashMap::new(),
             selection,
             sar_b: Vec::new(),
+            has_alt: false,
         }
     }
 
@@ -336,12 +346,9 @@ impl<'a> Ingest<'a> {
             summary: r.summary,
             line: r.line,
         });
-        let mut row = HostRow::default();
-        let mut acc = [Some(0.0f64); NF];
-        // Weighted latency sums: Σ r·r_await, Σ w·w_await, Σ iops·await.
-        let mut lat = [(0.0f64, 0.0f64, true); 3];
         let mut sar_b = None;
-        let mut any = false;
+        let mut main: Vec<[Option<f64>; NF]> = Vec::new();
+        let mut alt: Vec<[Option<f64>; NF]> = Vec::new();
         for d in &r.devices {
             if d.group && d.device == "sar -b" {
                 sar_b = Some((d.normalised.read_iops, d.normalised.write_iops));
@@ -364,41 +371,21 @@ impl<'a> Ingest<'a> {
             } else if !r.summary {
                 self.src.devices[idx].push(ri, &f);
             }
-            if !self.src.devices[idx].included {
-                continue;
-            }
-            any = true;
-            row.devices += 1;
-            for i in SUMMED {
-                acc[i] = match (acc[i], f[i]) {
-                    (Some(a), Some(v)) => Some(a + v),
-                    _ => None,
-                };
-            }
-            for (k, (iops, l)) in WEIGHTED.iter().enumerate() {
-                match (f[*iops], f[*l]) {
-                    (Some(n), Some(ms)) => {
-                        lat[k].0 += n * ms;
-                        lat[k].1 += n;
-                    }
-                    (Some(n), None) if n > 0.0 => lat[k].2 = false,
-                    (None, _) => lat[k].2 = false,
-                    _ => {}
-                }
+            if self.src.devices[idx].included {
+                main.push(f);
+            } else if self.selection == &DeviceSelection::Disks
+                && matches!(role, DeviceRole::Mapper | DeviceRole::SoftwareRaid)
+            {
+                alt.push(f);
             }
         }
-        if any {
-            for i in SUMMED {
-                row.v[i] = acc[i];
-            }
-            for (k, (_, l)) in WEIGHTED.iter().enumerate() {
-                let (s, n, ok) = lat[k];
-                row.v[*l] = (ok && n > 0.0).then(|| s / n);
-            }
-            row.v[AVG_IO_KIB] = match (row.v[TOTAL_MB], row.v[TOTAL_IOPS]) {
-                (Some(mb), Some(i)) if i > 0.0 => Some(mb * 1e6 / i / 1024.0),
-                _ => None,
-            };
+        let row = host_row(&main);
+        if !alt.is_empty() && !self.has_alt {
+            self.has_alt = true;
+            self.src.alt_rows = vec![HostRow::default(); self.src.rows.len()];
+        }
+        if self.has_alt {
+            self.src.alt_rows.push(host_row(&alt));
         }
         self.sar_b.push(sar_b);
         self.src.rows.push(row);
@@ -409,7 +396,13 @@ impl<'a> Ingest<'a> {
         // Host read/write split from `sar -b` where the disk rows have none (`sar -d` prints tps
         // only).
         let mut used_b = false;
-        for (row, b) in self.src.rows.iter_mut().zip(&self.sar_b) {
+        for (row, b) in self
+            .src
+            .rows
+            .iter_mut()
+            .chain(self.src.alt_rows.iter_mut())
+            .zip(self.sar_b.iter().cycle())
+        {
             if let Some((r, w)) = b {
                 if row.v[READ_IOPS].is_none() && row.v[WRITE_IOPS].is_none() && row.devices > 0 {
                     row.v[READ_IOPS] = *r;
@@ -419,14 +412,46 @@ impl<'a> Ingest<'a> {
             }
         }
         self.src.warnings = warnings;
-        if used_b {
-            self.src.warnings.push(
-                "read/write IOPS split from `sar -b` (rtps/wtps, every disk of the host): `sar -d` prints tps only".into(),
-            );
-        }
+        self.src.split_from_sar_b = used_b;
         self.src.skipped = skipped;
         self.src
     }
+}
+
+/// Host totals of one report from its selected devices' figures: requests, MB/s and queue
+/// depth summed (unknown when any device lacks the figure), latencies weighted by requests.
+fn host_row(devs: &[[Option<f64>; NF]]) -> HostRow {
+    let mut row = HostRow {
+        devices: devs.len() as u32,
+        ..HostRow::default()
+    };
+    if devs.is_empty() {
+        return row;
+    }
+    for i in SUMMED {
+        row.v[i] = devs.iter().map(|f| f[i]).sum::<Option<f64>>();
+    }
+    for (iops, l) in WEIGHTED {
+        let (mut s, mut n, mut ok) = (0.0, 0.0, true);
+        for f in devs {
+            match (f[iops], f[l]) {
+                (Some(k), Some(ms)) => {
+                    s += k * ms;
+                    n += k;
+                }
+                // A device that served requests without a latency: the weighted figure is unknown.
+                (Some(k), None) if k > 0.0 => ok = false,
+                (None, _) => ok = false,
+                _ => {}
+            }
+        }
+        row.v[l] = (ok && n > 0.0).then(|| s / n);
+    }
+    row.v[AVG_IO_KIB] = match (row.v[TOTAL_MB], row.v[TOTAL_IOPS]) {
+        (Some(mb), Some(i)) if i > 0.0 => Some(mb * 1e6 / i / 1024.0),
+        _ => None,
+    };
+    row
 }
 
 /// Reduces a parsed log.
@@ -658,7 +683,27 @@ fn host(
                 }
             })
     });
+    // No whole disk in any log of the host (`sar -d` of a VM that lists only its device-mapper
+    // devices): the default selection falls back to device-mapper and md devices.
+    let use_alt = dev.selection == DeviceSelection::Disks
+        && !srcs.iter().any(|s| s.rows.iter().any(|r| r.devices > 0))
+        && srcs
+            .iter()
+            .any(|s| s.alt_rows.iter().any(|r| r.devices > 0));
+    if use_alt {
+        warnings.push(Warning {
+            id: "no_whole_disks".into(),
+            message: "the logs list no whole disk, only device-mapper/md devices: the host total adds those instead (it double counts if they are stacked, e.g. LVM on multipath; choose with --devices)".into(),
+        });
+    }
+    if srcs.iter().any(|s| s.split_from_sar_b) {
+        warnings.push(Warning {
+            id: "split_from_sar_b".into(),
+            message: "read/write IOPS split from `sar -b` (rtps/wtps over every disk of the host): `sar -d` prints tps only".into(),
+        });
+    }
     for (si, s) in srcs.iter().enumerate() {
+        let rows = if use_alt { &s.alt_rows } else { &s.rows };
         let stamps: Vec<Stamp> = s
             .metas
             .iter()
@@ -719,7 +764,7 @@ fn host(
                 summaries += 1;
                 continue;
             }
-            if s.rows[ri].devices == 0 {
+            if rows.get(ri).is_none_or(|r| r.devices == 0) {
                 continue;
             }
             intervals += 1;
@@ -730,7 +775,7 @@ fn host(
                 let d = (t.times[ri]? - t.times[prev]?).num_milliseconds() as f64 / 1000.0;
                 (d > 0.0).then_some(d)
             });
-            series.push((t.times[ri], len, s.rows[ri].v, si, ri));
+            series.push((t.times[ri], len, rows[ri].v, si, ri));
         }
         infos.push(HostSourceInfo {
             file: s.file.clone(),
@@ -767,15 +812,23 @@ fn host(
     }
     // A log of since-boot reports only (`iostat -x` run once): its averages since boot are all
     // there is. Used, and said.
+    let rows_of = |s: &'_ HostSource| -> Vec<HostRow> {
+        if use_alt {
+            s.alt_rows.clone()
+        } else {
+            s.rows.clone()
+        }
+    };
     let boot_only = series.is_empty()
-        && srcs
-            .iter()
-            .any(|s| s.metas.iter().any(|m| m.since_boot) && s.rows.iter().any(|r| r.devices > 0));
+        && srcs.iter().any(|s| {
+            s.metas.iter().any(|m| m.since_boot) && rows_of(s).iter().any(|r| r.devices > 0)
+        });
     if boot_only {
         for (si, s) in srcs.iter().enumerate() {
+            let rows = rows_of(s);
             for (ri, m) in s.metas.iter().enumerate() {
-                if m.since_boot && s.rows[ri].devices > 0 {
-                    series.push((times_of[si][ri], m.interval_s, s.rows[ri].v, si, ri));
+                if m.since_boot && rows.get(ri).is_some_and(|r| r.devices > 0) {
+                    series.push((times_of[si][ri], m.interval_s, rows[ri].v, si, ri));
                     infos[si].intervals += 1;
                     infos[si].since_boot_left_out -= 1;
                 }
@@ -936,7 +989,8 @@ fn host(
         devices.push(DeviceStats {
             device: name.clone(),
             role: first.role.id(),
-            included: parts.iter().any(|(_, d)| d.included),
+            included: parts.iter().any(|(_, d)| d.included)
+                || use_alt && matches!(first.role, DeviceRole::Mapper | DeviceRole::SoftwareRaid),
             samples,
             figures,
         });

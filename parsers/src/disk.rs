@@ -474,7 +474,8 @@ fn ends_digit(s: &str) -> bool {
 /// a `-` from `iostat -N` (`vg0-lv_root`) are device-mapper. sar without `-p` prints `devM-N`
 /// (major-minor): major 8, 65–71, 128–135 are SCSI disks with 16 minors per disk (minor % 16 ≠
 /// 0 is a partition), 252/253/254 are the usual dynamic device-mapper majors, 9 is md, 7 is loop,
-/// 259 is blkext (NVMe partitions), 202 is Xen `xvd` (16 minors per disk). Solaris `sd0,a` and
+/// 259 is blkext (NVMe namespaces and partitions alike: read as a disk), 202 is Xen `xvd` (16
+/// minors per disk). Solaris `sd0,a` and
 /// `c0t0d0s0` are slices. `group` short-circuits to [`DeviceRole::Group`].
 pub fn classify(name: &str, group: bool) -> DeviceRole {
     if group {
@@ -502,7 +503,10 @@ pub fn classify(name: &str, group: bool) -> DeviceRole {
                     252..=254 => DeviceRole::Mapper,
                     9 => DeviceRole::SoftwareRaid,
                     1 | 2 | 7 | 11 => DeviceRole::Virtual,
-                    259 => DeviceRole::Partition,
+                    // blkext: NVMe namespaces and their partitions alike; a namespace
+                    // (nvme0n1 = 259:0) is the common case, so a disk (use `sar -p` names or
+                    // --devices when partitions are listed too).
+                    259 => DeviceRole::Disk,
                     _ => DeviceRole::Disk,
                 };
             }

@@ -146,7 +146,11 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
         .take(64 * 1024)
         .collect::<String>()
         .to_ascii_lowercase();
-    let reason = if head.contains("sysstat version") {
+    let version_output = text
+        .lines()
+        .take(20)
+        .any(|l| l.trim_start().starts_with("sysstat version "));
+    let reason = if version_output {
         "sysstat's version output (`iostat -V`, `sar -V`): it holds no statistics".to_string()
     } else if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
