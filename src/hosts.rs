@@ -913,7 +913,8 @@ fn host(
     }
 
     // Devices: merged by name over the host's sources.
-    let mut dev_order: Vec<String> = Vec::new();
+    // Keyed by name and role: nmon's `-g auto` disk groups carry their disk's name.
+    let mut dev_order: Vec<(String, &'static str)> = Vec::new();
     let boot_devs: Vec<Vec<DevSeries>> = if boot_only {
         srcs.iter()
             .map(|s| s.devices.iter().map(DevSeries::boot_series).collect())
@@ -921,7 +922,7 @@ fn host(
     } else {
         Vec::new()
     };
-    let mut dev_groups: HashMap<String, Vec<(usize, &DevSeries)>> = HashMap::new();
+    let mut dev_groups: HashMap<(String, &'static str), Vec<(usize, &DevSeries)>> = HashMap::new();
     for (si, s) in srcs.iter().enumerate() {
         let list = if boot_only {
             &boot_devs[si]
@@ -929,15 +930,17 @@ fn host(
             &s.devices
         };
         for d in list {
-            if !dev_groups.contains_key(&d.name) {
-                dev_order.push(d.name.clone());
+            let key = (d.name.clone(), d.role.id());
+            if !dev_groups.contains_key(&key) {
+                dev_order.push(key.clone());
             }
-            dev_groups.entry(d.name.clone()).or_default().push((si, d));
+            dev_groups.entry(key).or_default().push((si, d));
         }
     }
     let mut devices = Vec::new();
-    for name in dev_order {
-        let parts = &dev_groups[&name];
+    for key in dev_order {
+        let parts = &dev_groups[&key];
+        let name = &key.0;
         let first = parts[0].1;
         let samples: usize = parts.iter().map(|(_, d)| d.at.len()).sum();
         let mut figures = BTreeMap::new();

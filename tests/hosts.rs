@@ -297,3 +297,162 @@ fn bad_iostat_line_is_reported_and_the_batch_goes_on() {
     let md = String::from_utf8_lossy(&o.stdout);
     assert!(md.contains("# Host db02.example.com"), "{md}");
 }
+
+/// Reads the host-series export (`--export FILE.csv`) of one file: header and rows.
+fn host_series_csv(file: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let out = std::env::temp_dir().join(format!(
+        "sizer-hosts-test-{}-{}.csv",
+        std::process::id(),
+        file.rsplit('/').next().unwrap()
+    ));
+    let o = sizer(&["analyze", "--export", out.to_str().unwrap(), file]);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{o:?}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let mut lines = text.lines();
+    let header = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(str::to_string)
+        .collect();
+    let rows = lines
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    (header, rows)
+}
+
+fn col(header: &[String], row: &[String], name: &str) -> f64 {
+    let i = header.iter().position(|h| h == name).unwrap();
+    row[i]
+        .parse()
+        .unwrap_or_else(|_| panic!("{name}: '{}'", row[i]))
+}
+
+/// Linux `sar -A` 10.1.5 without `-p` (`devM-N` names). 09:10:01: dev8-0 0.35 tps (0.53 + 1.71
+/// sectors/s, await 20.24) and dev8-16 0.28 tps (1.31 + 1.26, await 14.05); the dm devices
+/// (dev253-*) are left out. `sar -b` at 09:10:01: rtps 0.06, wtps 0.58.
+#[test]
+fn sar_a_linux_host_totals_with_the_sar_b_split() {
+    let Some(f) = corpus("iostat/linux-sar-A-10.1.5-rhel7-rd_sec-devM-N.txt") else {
+        return;
+    };
+    let f = f.to_str().unwrap();
+    let (hdr, rows) = host_series_csv(f);
+    let first = rows
+        .iter()
+        .find(|r| r[1] == "2016-03-28T09:10:01")
+        .expect("09:10:01");
+    assert_close(&col(&hdr, first, "total_iops").into(), 0.63, 1e-9);
+    assert_close(&col(&hdr, first, "read_iops").into(), 0.06, 1e-9);
+    assert_close(&col(&hdr, first, "write_iops").into(), 0.58, 1e-9);
+    assert_close(
+        &col(&hdr, first, "total_mb_s").into(),
+        (0.53 + 1.71 + 1.31 + 1.26) * 512.0 / 1e6,
+        1e-12,
+    );
+    assert_close(
+        &col(&hdr, first, "await_ms").into(),
+        (0.35 * 20.24 + 0.28 * 14.05) / 0.63,
+        1e-9,
+    );
+    assert_close(&col(&hdr, first, "interval_s").into(), 600.0, 0.0);
+    let doc = json(&[f]);
+    let h = host(&doc, "hostname.example.com");
+    assert_eq!(h["intervals"], 36);
+    assert_eq!(h["sources"][0]["summaries_left_out"], 1);
+    assert_eq!(device(h, "dev253-0")["role"], "mapper");
+    assert_eq!(device(h, "dev8-16")["included"], true);
+    assert!(warning_ids(h).contains(&"split_from_sar_b".to_string()));
+}
+
+/// A SLES 15 `sar -A` whose disk table lists only device-mapper devices (dev253-0, dev254-0,
+/// dev254-1): the total falls back to them, with a warning. 16:08:55: 6.70 + 0.00 + 10.70 tps.
+#[test]
+fn sar_with_only_device_mapper_devices_falls_back_to_them() {
+    let Some(f) = corpus("iostat/linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = host(&doc, "hostname.example.com");
+    assert!(warning_ids(h).contains(&"no_whole_disks".to_string()));
+    assert_eq!(h["intervals"], 6);
+    assert_close(&h["statistics"]["total_iops"]["max"], 17.4, 1e-9);
+    assert_eq!(
+        h["statistics"]["total_iops"]["peak_end"],
+        "2018-04-08T16:08:55"
+    );
+    assert_eq!(device(h, "dev254-1")["included"], true);
+}
+
+/// Solaris 11.3 `sar -A`: at 12:20:00 the disks sd4 10 + sd5 43 + sd7 10 + sd9 43 r+w/s = 106;
+/// slices (`sd5,a`), HBA (`mpt_sas3`) and MPxIO path rows (`sd5.t3.m`) are not added again.
+#[test]
+fn solaris_sar_disks_without_slices_and_paths() {
+    let Some(f) = corpus("iostat/solaris-11.3-sar-A.txt") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = host(&doc, "ala52s01");
+    assert_eq!(h["intervals"], 30);
+    assert_close(&h["statistics"]["total_iops"]["max"], 106.0, 1e-9);
+    assert_eq!(
+        h["statistics"]["total_iops"]["peak_end"],
+        "2017-05-26T12:20:00"
+    );
+    assert_eq!(device(h, "sd5,a")["role"], "partition");
+    assert_eq!(device(h, "mpt_sas3")["included"], false);
+    assert_eq!(device(h, "sd5.t3.m")["included"], false);
+    // r+w/s only: no read/write split on Solaris sar.
+    assert!(warning_ids(h).contains(&"split_unknown".to_string()));
+}
+
+/// nmon (Linux 15h, `-g auto`): T0044 (10:45:56) DISKXFER sda 1202.6 + sdb 14.6 = 1217.2; the
+/// partitions and dm devices are left out, and the `-g` disk groups named after their disks are
+/// listed apart.
+#[test]
+fn nmon_host_totals_and_groups() {
+    let Some(f) = corpus("iostat/nmon-linux-15h-fedora21-g-auto-DG.nmon.txt") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = &doc["hosts"][0];
+    assert_eq!(h["intervals"], 47);
+    assert_close(&h["interval_s"], 30.0, 0.0);
+    assert_close(&h["statistics"]["total_iops"]["max"], 1217.2, 1e-9);
+    assert_eq!(
+        h["statistics"]["total_iops"]["peak_end"],
+        "2015-08-18T10:45:56"
+    );
+    let sda: Vec<&Value> = h["devices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["device"] == "sda")
+        .collect();
+    assert_eq!(sda.len(), 2, "the disk and its -g group");
+    assert!(sda
+        .iter()
+        .any(|d| d["role"] == "group" && d["included"] == false));
+    assert!(sda
+        .iter()
+        .any(|d| d["role"] == "disk" && d["samples"] == 47 && d["included"] == true));
+}
+
+/// `sadf -dT` pasted after a `sar -u` run: dev259-0 (an NVMe namespace, blkext major 259) tps 0.36,
+/// with the `sar -b` split 0.03 / 0.33.
+#[test]
+fn sadf_excerpt_with_junk_around_it() {
+    let Some(f) = corpus("iostat/linux-sar-AMPM-and-sadf-dT-10.1.5-centos7-EXCERPT.txt") else {
+        return;
+    };
+    let doc = json(&["--iostat-y", f.to_str().unwrap()]);
+    let h = &doc["hosts"][0];
+    assert_eq!(h["host"], "d0cc44ac1f1c.mylabserver.com");
+    assert_eq!(h["sources"][0]["format"], "sadf_csv");
+    assert_close(&h["statistics"]["total_iops"]["avg"], 0.36, 1e-9);
+    assert_close(&h["statistics"]["read_iops"]["avg"], 0.03, 1e-9);
+    assert_close(&h["statistics"]["write_iops"]["avg"], 0.33, 1e-9);
+    assert_close(&h["interval_s"], 601.0, 0.0);
+    assert!(h["sources"][0]["skipped_count"].as_u64().unwrap() > 0);
+}
