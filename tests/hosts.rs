@@ -456,3 +456,38 @@ fn sadf_excerpt_with_junk_around_it() {
     assert_close(&h["interval_s"], 601.0, 0.0);
     assert!(h["sources"][0]["skipped_count"].as_u64().unwrap() > 0);
 }
+
+/// OSWatcher `oswiostat` archive, gzip-compressed: three 30-second snapshots of `iostat -xk 1 3`
+/// (the third report kept). sda + sdb: 4 + 20 + 100 + 50 = 174, 8 + 250 = 258, 10 + 10 = 20 IOPS.
+/// Given with its uncompressed copy, the same times are one interval each.
+#[test]
+fn oswatcher_gzip_archive_and_its_copy() {
+    let gz = "fixtures/oswatcher/db01_iostat_26.11.30.0800.dat.gz";
+    let doc = json(&[gz]);
+    let h = host(&doc, "db01.example.com");
+    assert_eq!(h["sources"][0]["format"], "oswatcher");
+    assert_eq!(h["intervals"], 3);
+    assert_close(&h["statistics"]["total_iops"]["avg"], (174.0 + 258.0 + 20.0) / 3.0, 1e-9);
+    assert_close(&h["statistics"]["total_iops"]["max"], 258.0, 1e-9);
+    assert_eq!(h["statistics"]["total_iops"]["peak_end"], "2026-11-30T08:00:32");
+    assert_close(&h["interval_s"], 30.0, 0.0);
+    assert_eq!(device(h, "dm-0")["included"], false);
+    let doc = json(&[gz, "fixtures/oswatcher/db01_iostat_26.11.30.0800.dat"]);
+    let h = host(&doc, "db01.example.com");
+    assert_eq!(h["intervals"], 3);
+    assert_eq!(h["sources"][1]["duplicate_times"], 3);
+}
+
+/// AIX and Solaris logs go through the same engine.
+#[test]
+fn aix_and_solaris_iostat_fixtures_are_sized() {
+    for (f, host_name) in [
+        ("fixtures/oswatcher/aix01_iostat_26.11.30.1000.dat", "aix01"),
+        ("fixtures/oswatcher/sol01_iostat_26.11.30.1100.dat", "sol01"),
+    ] {
+        let doc = json(&[f]);
+        let h = host(&doc, host_name);
+        assert!(h["intervals"].as_u64().unwrap() >= 2, "{f}");
+        assert!(h["recommendation"].is_object(), "{f}");
+    }
+}
