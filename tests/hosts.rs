@@ -467,9 +467,16 @@ fn oswatcher_gzip_archive_and_its_copy() {
     let h = host(&doc, "db01.example.com");
     assert_eq!(h["sources"][0]["format"], "oswatcher");
     assert_eq!(h["intervals"], 3);
-    assert_close(&h["statistics"]["total_iops"]["avg"], (174.0 + 258.0 + 20.0) / 3.0, 1e-9);
+    assert_close(
+        &h["statistics"]["total_iops"]["avg"],
+        (174.0 + 258.0 + 20.0) / 3.0,
+        1e-9,
+    );
     assert_close(&h["statistics"]["total_iops"]["max"], 258.0, 1e-9);
-    assert_eq!(h["statistics"]["total_iops"]["peak_end"], "2026-11-30T08:00:32");
+    assert_eq!(
+        h["statistics"]["total_iops"]["peak_end"],
+        "2026-11-30T08:00:32"
+    );
     assert_close(&h["interval_s"], 30.0, 0.0);
     assert_eq!(device(h, "dm-0")["included"], false);
     let doc = json(&[gz, "fixtures/oswatcher/db01_iostat_26.11.30.0800.dat"]);

@@ -12,6 +12,7 @@
 
 pub mod awr;
 pub mod disk;
+pub mod entity;
 pub mod error;
 pub mod html;
 pub mod input;
