@@ -57,6 +57,55 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ParseError> {
     })
 }
 
+/// Opens a file for streaming line by line: a buffered reader over its bytes, decompressed on
+/// the fly when the file is gzip (so a large log is never held in memory whole).
+///
+/// # Errors
+/// [`ParseError::Io`] naming the path.
+pub fn open_stream(path: &Path) -> Result<Box<dyn std::io::BufRead + Send>, ParseError> {
+    use std::io::{BufReader, Read};
+    let io = |source| ParseError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = std::fs::File::open(path).map_err(io)?;
+    let mut magic = [0u8; 2];
+    let n = f.read(&mut magic).map_err(io)?;
+    let f = std::fs::File::open(path).map_err(io)?;
+    if n == 2 && magic == [0x1F, 0x8B] {
+        Ok(Box::new(BufReader::with_capacity(
+            1 << 20,
+            flate2::read::MultiGzDecoder::new(BufReader::new(f)),
+        )))
+    } else {
+        Ok(Box::new(BufReader::with_capacity(1 << 20, f)))
+    }
+}
+
+/// The first `max` bytes of a file's content (decompressed when gzip), decoded like
+/// [`decode`]: enough to detect its format without reading it all.
+///
+/// # Errors
+/// As [`open_stream`] and [`decode`].
+pub fn peek_text(path: &Path, max: usize) -> Result<String, ParseError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(max);
+    open_stream(path)?
+        .take(max as u64)
+        .read_to_end(&mut head)
+        .map_err(|source| ParseError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    // A multi-byte character cut at the end is not an encoding problem.
+    if let Err(e) = std::str::from_utf8(&head) {
+        if e.error_len().is_none() {
+            head.truncate(e.valid_up_to());
+        }
+    }
+    Ok(decode(&head)?.text.into_owned())
+}
+
 /// Decodes bytes to text after checking they are not empty and not binary.
 ///
 /// # Errors
