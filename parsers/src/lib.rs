@@ -14,6 +14,8 @@ pub mod awr;
 pub mod disk;
 pub mod entity;
 pub mod error;
+pub mod esxtop;
+pub mod hcibench;
 pub mod html;
 pub mod input;
 pub mod iostat;
