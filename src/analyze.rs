@@ -352,6 +352,8 @@ pub struct Run {
     pub hosts: Vec<crate::hosts::HostAnalysis>,
     /// The host series (see [`crate::hosts::series_frame`]).
     pub host_series: DataFrame,
+    /// One per cluster, host or test run of the virtualisation exports (vSAN, esxtop, HCIBench).
+    pub virtual_: Vec<crate::virt::VirtAnalysis>,
 }
 
 /// A file to read and whether the user named it.
@@ -444,6 +446,7 @@ struct Raw {
 enum Read {
     Awr(Box<Raw>),
     Host(Box<crate::hosts::HostSource>),
+    Virt(Box<crate::virt::VirtSource>),
 }
 
 /// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
@@ -666,6 +669,7 @@ pub fn run_inputs(
     let mut extracts: Vec<Extract> = Vec::new();
     let mut seen: HashMap<DuplicateKey, (String, Vec<Option<f64>>)> = HashMap::new();
     let mut host_sources: Vec<crate::hosts::HostSource> = Vec::new();
+    let mut virt_sources: Vec<crate::virt::VirtSource> = Vec::new();
     let mut pending = inputs.into_iter();
     loop {
         let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
@@ -679,7 +683,11 @@ pub fn run_inputs(
                 let r =
                     match sizer_parsers::parse_file(&inp.path) {
                         Ok(Parsed::Awr(report)) => Ok(Read::Awr(Box::new(reduce(file, *report)))),
-                        Ok(Parsed::Devices(log)) => Ok(Read::Host(Box::new(
+                        Ok(Parsed::Entities(log)) => Ok(Read::Virt(Box::new(crate::virt::VirtSource {
+                        file: file.clone(),
+                        log: *log,
+                    }))),
+                    Ok(Parsed::Devices(log)) => Ok(Read::Host(Box::new(
                             crate::hosts::ingest_log(&file, &log, &settings.devices),
                         ))),
                         // A report that is truncated or lacks a section it needs is a broken report
@@ -700,6 +708,10 @@ pub fn run_inputs(
                     Read::Awr(raw) => *raw,
                     Read::Host(h) => {
                         host_sources.push(*h);
+                        return Ok(None);
+                    }
+                    Read::Virt(v) => {
+                        virt_sources.push(*v);
                         return Ok(None);
                     }
                 };
@@ -757,6 +769,7 @@ pub fn run_inputs(
     let mut hosts = crate::hosts::hosts(host_sources, rules, settings, &settings.devices)?;
     crate::hosts::side_by_side(&mut hosts, &databases);
     let host_series = crate::hosts::series_frame(&hosts)?;
+    let virtual_ = crate::virt::analyse(virt_sources, rules, settings)?;
     Ok(Run {
         analyses,
         databases,
@@ -767,6 +780,7 @@ pub fn run_inputs(
         series,
         hosts,
         host_series,
+        virtual_,
     })
 }
 

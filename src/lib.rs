@@ -20,3 +20,4 @@ pub mod model;
 pub mod output;
 pub mod report;
 pub mod rules;
+pub mod virt;

@@ -59,6 +59,10 @@ pub enum Format {
     Nmon,
     /// Oracle OSWatcher Black Box `oswiostat` archive.
     OsWatcher,
+    /// ESXi `esxtop -b` batch CSV (PDH-CSV 4.0).
+    EsxtopCsv,
+    /// HCIBench result summary (`*-res.txt`).
+    Hcibench,
 }
 
 impl Format {
@@ -77,6 +81,8 @@ impl Format {
             Format::SolarisIostat => "solaris_iostat",
             Format::Nmon => "nmon",
             Format::OsWatcher => "oswatcher",
+            Format::EsxtopCsv => "esxtop_csv",
+            Format::Hcibench => "hcibench",
         }
     }
 
@@ -95,6 +101,8 @@ impl Format {
             Format::SolarisIostat => "Solaris iostat log",
             Format::Nmon => "nmon file",
             Format::OsWatcher => "OSWatcher oswiostat archive",
+            Format::EsxtopCsv => "esxtop batch CSV",
+            Format::Hcibench => "HCIBench result summary",
         }
     }
 }
@@ -114,6 +122,12 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     }
     if awr::html::looks_like(text) {
         return Ok(Format::AwrHtml);
+    }
+    if esxtop::looks_like(text) {
+        return Ok(Format::EsxtopCsv);
+    }
+    if hcibench::looks_like(text) {
+        return Ok(Format::Hcibench);
     }
     // JSON and sadf CSV first: a sadf file may carry pasted sar text and its banner.
     if sadf::looks_like_json(text) {
@@ -158,7 +172,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     } else if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
     } else {
-        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher)"
+        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher) or a vSAN/ESXi export (esxtop, HCIBench)"
             .to_string()
     };
     Err(ParseError::UnknownFormat { reason })
@@ -172,6 +186,8 @@ pub enum Parsed {
     Awr(Box<awr::AwrReport>),
     /// Block-device activity from an OS tool (iostat, sar, sadf, nmon, OSWatcher, …).
     Devices(Box<disk::DeviceLog>),
+    /// Per-entity metric series from a virtualisation tool (vSAN, esxtop, HCIBench).
+    Entities(Box<entity::EntityLog>),
 }
 
 /// Decodes, detects and parses in-memory bytes.
@@ -196,6 +212,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         }
         Format::Nmon => return devices(nmon::parse(&decoded.text)?, format),
         Format::OsWatcher => return devices(oswatcher::parse(&decoded.text)?, format),
+        Format::EsxtopCsv => return Ok(Parsed::Entities(Box::new(esxtop::parse(&decoded.text)?))),
+        Format::Hcibench => return Ok(Parsed::Entities(Box::new(hcibench::parse(&decoded.text)?))),
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();

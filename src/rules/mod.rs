@@ -33,6 +33,7 @@
 
 mod eval;
 pub mod schema;
+pub mod vsan;
 mod sizing;
 #[cfg(test)]
 mod tests;
@@ -245,6 +246,7 @@ fn key_prefix(key: &Option<String>) -> String {
 pub struct RuleSet {
     catalog: Catalog,
     sizing: SizingPolicy,
+    vsan: vsan::VsanRules,
     origin: String,
 }
 
@@ -272,8 +274,20 @@ impl RuleSet {
         };
         let (tiers, tiers_file) = read("tiers.toml")?;
         let (sizing, sizing_file) = read("sizing.toml")?;
-        RuleSet::from_toml_strs(&tiers, &tiers_file, &sizing, &sizing_file)
-            .map(|r| r.with_origin(&dir.display().to_string()))
+        let mut r = RuleSet::from_toml_strs(&tiers, &tiers_file, &sizing, &sizing_file)?
+            .with_origin(&dir.display().to_string());
+        // vsan.toml is optional in a rules directory: the built-in one otherwise.
+        if dir.join("vsan.toml").exists() {
+            let (text, file) = read("vsan.toml")?;
+            r.vsan = vsan::VsanRules::parse(&text, &file).map_err(|message| RulesError::Toml {
+                file,
+                key: None,
+                line: 0,
+                column: 0,
+                message,
+            })?;
+        }
+        Ok(r)
     }
 
     /// Parse rule files from strings; `*_file` name them in errors.
@@ -289,8 +303,14 @@ impl RuleSet {
         Ok(RuleSet {
             catalog,
             sizing,
+            vsan: vsan::VsanRules::builtin(),
             origin: format!("{tiers_file} + {sizing_file}"),
         })
+    }
+
+    /// vSAN storage policies and advice thresholds (`vsan.toml`).
+    pub fn vsan(&self) -> &vsan::VsanRules {
+        &self.vsan
     }
 
     fn with_origin(mut self, origin: &str) -> RuleSet {
