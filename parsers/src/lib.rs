@@ -26,6 +26,7 @@ pub mod oswatcher;
 pub mod sadf;
 pub mod sar;
 pub mod unix_iostat;
+pub mod vsan;
 
 pub use error::{Location, ParseError};
 
