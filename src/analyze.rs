@@ -683,11 +683,13 @@ pub fn run_inputs(
                 let r =
                     match sizer_parsers::parse_file(&inp.path) {
                         Ok(Parsed::Awr(report)) => Ok(Read::Awr(Box::new(reduce(file, *report)))),
-                        Ok(Parsed::Entities(log)) => Ok(Read::Virt(Box::new(crate::virt::VirtSource {
-                        file: file.clone(),
-                        log: *log,
-                    }))),
-                    Ok(Parsed::Devices(log)) => Ok(Read::Host(Box::new(
+                        Ok(Parsed::Entities(log)) => {
+                            Ok(Read::Virt(Box::new(crate::virt::VirtSource {
+                                file: file.clone(),
+                                log: *log,
+                            })))
+                        }
+                        Ok(Parsed::Devices(log)) => Ok(Read::Host(Box::new(
                             crate::hosts::ingest_log(&file, &log, &settings.devices),
                         ))),
                         // A report that is truncated or lacks a section it needs is a broken report

@@ -305,7 +305,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             run.skipped.len()
         );
     }
-    if run.analyses.is_empty() && run.hosts.is_empty() {
+    if run.analyses.is_empty() && run.hosts.is_empty() && run.virtual_.is_empty() {
         match &a.output {
             Some(out) => {
                 for f in &run.skipped {
@@ -375,6 +375,12 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
                 .iter()
                 .filter(|h| h.recommendation.is_none())
                 .map(|h| h.host.as_str()),
+        )
+        .chain(
+            run.virtual_
+                .iter()
+                .filter(|v| v.recommendation.is_none())
+                .map(|v| v.name.as_str()),
         )
         .collect();
     if !not_sized.is_empty() {

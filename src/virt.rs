@@ -170,8 +170,14 @@ fn stats(points: &[(Option<NaiveDateTime>, f64)], unit: &'static str) -> SeriesS
         }
     }
     let ws: f64 = weights.iter().sum();
-    let avg = (ws > 0.0 && !points.is_empty())
-        .then(|| points.iter().zip(&weights).map(|(p, w)| p.1 * w).sum::<f64>() / ws);
+    let avg = (ws > 0.0 && !points.is_empty()).then(|| {
+        points
+            .iter()
+            .zip(&weights)
+            .map(|(p, w)| p.1 * w)
+            .sum::<f64>()
+            / ws
+    });
     let peak = points
         .iter()
         .enumerate()
@@ -232,25 +238,32 @@ fn weight_of(m: Measure) -> Option<Measure> {
 type Totals = BTreeMap<(Option<NaiveDateTime>, usize), HashMap<Measure, f64>>;
 
 fn side_totals(series: &[&Series]) -> Totals {
-    // (entity, measure) → series
-    let mut by: HashMap<(&str, &str, Measure), &Series> = HashMap::new();
+    // (entity, measure, occurrence) → series. A second series of the same entity and measure
+    // without times is another run (HCIBench prints one block per job and test), not the same
+    // samples again; with times, later pages of the same series continue it.
+    let mut by: HashMap<(&str, &str, Measure, usize), &Series> = HashMap::new();
+    let mut seen: HashMap<(&str, &str, Measure), usize> = HashMap::new();
     for s in series {
         if let Some(m) = s.measure {
-            by.entry((s.entity_type.as_str(), s.entity.as_str(), m))
-                .or_insert(s);
+            let k = (s.entity_type.as_str(), s.entity.as_str(), m);
+            let timed = s.times.iter().any(|t| t.is_some());
+            let n = seen.entry(k).or_insert(0);
+            let occ = if timed { 0 } else { *n };
+            *n += 1;
+            by.entry((k.0, k.1, k.2, occ)).or_insert(s);
         }
     }
-    let key = |s: &Series, i: usize| match s.times.get(i).copied().flatten() {
+    let key = |s: &Series, i: usize, occ: usize| match s.times.get(i).copied().flatten() {
         Some(t) => (Some(t), 0),
-        None => (None, i),
+        None => (None, occ * 1_000_000 + i),
     };
     // Sums and weighted sums per time.
     let mut sums: BTreeMap<(Option<NaiveDateTime>, usize), HashMap<Measure, (f64, f64)>> =
         BTreeMap::new();
-    for (&(et, en, m), s) in &by {
+    for (&(et, en, m, occ), s) in &by {
         for (i, v) in s.values.iter().enumerate() {
             let Some(v) = v else { continue };
-            let k = key(s, i);
+            let k = key(s, i, occ);
             let slot = sums.entry(k).or_default().entry(m).or_insert((0.0, 0.0));
             if SUMMED.contains(&m) {
                 slot.0 += v;
@@ -259,14 +272,14 @@ fn side_totals(series: &[&Series]) -> Totals {
                 // Weighted by the entity's own requests at the same index; equal weights when it
                 // has none.
                 let w = weight_of(m)
-                    .and_then(|wm| by.get(&(et, en, wm)))
+                    .and_then(|wm| by.get(&(et, en, wm, occ)))
                     .and_then(|ws| ws.values.get(i).copied().flatten())
                     .or_else(|| {
                         // Total IOPS from read + write when the entity has no total.
                         (weight_of(m) == Some(Measure::TotalIops))
                             .then(|| {
-                                let r = by.get(&(et, en, Measure::ReadIops))?;
-                                let w = by.get(&(et, en, Measure::WriteIops))?;
+                                let r = by.get(&(et, en, Measure::ReadIops, occ))?;
+                                let w = by.get(&(et, en, Measure::WriteIops, occ))?;
                                 Some(r.values.get(i).copied()?? + w.values.get(i).copied()??)
                             })
                             .flatten()
@@ -348,10 +361,7 @@ fn side_stats(t: &Totals) -> BTreeMap<String, SeriesStats> {
 /// Picks the series of a side: (basis text, series).
 fn pick<'a>(all: &[&'a Series], front: bool) -> Option<(String, Vec<&'a Series>)> {
     let of = |t: &str| -> Vec<&'a Series> {
-        all.iter()
-            .copied()
-            .filter(|s| s.entity_type == t)
-            .collect()
+        all.iter().copied().filter(|s| s.entity_type == t).collect()
     };
     let count = |v: &[&Series]| {
         let mut e: Vec<&str> = v.iter().map(|s| s.entity.as_str()).collect();
@@ -361,8 +371,14 @@ fn pick<'a>(all: &[&'a Series], front: bool) -> Option<(String, Vec<&'a Series>)
     };
     let order: &[(&str, &str)] = if front {
         &[
-            ("cluster-domclient", "vSAN cluster-domclient (VM consumption)"),
-            ("host-domclient", "vSAN host-domclient (VM consumption per host)"),
+            (
+                "cluster-domclient",
+                "vSAN cluster-domclient (VM consumption)",
+            ),
+            (
+                "host-domclient",
+                "vSAN host-domclient (VM consumption per host)",
+            ),
             ("VMConsumption", "PowerCLI VMConsumption"),
             ("virtual-machine", "vSAN virtual-machine"),
             ("Virtual Disk", "esxtop Virtual Disk (per VM)"),
@@ -371,7 +387,10 @@ fn pick<'a>(all: &[&'a Series], front: bool) -> Option<(String, Vec<&'a Series>)
     } else {
         &[
             ("cluster-domcompmgr", "vSAN cluster-domcompmgr (back end)"),
-            ("host-domcompmgr", "vSAN host-domcompmgr (back end per host)"),
+            (
+                "host-domcompmgr",
+                "vSAN host-domcompmgr (back end per host)",
+            ),
             ("Backend", "PowerCLI Backend"),
             ("Physical Disk Adapter", "esxtop Physical Disk Adapter"),
         ]
@@ -535,8 +554,7 @@ fn one(
             .and_then(|(s, _)| s.statistics.get(m))
             .and_then(|s| s.avg)
     };
-    let measured_write_amplification = match (avg(&back, "write_iops"), avg(&front, "write_iops"))
-    {
+    let measured_write_amplification = match (avg(&back, "write_iops"), avg(&front, "write_iops")) {
         (Some(b), Some(f)) if f > 0.0 => Some(b / f),
         _ => None,
     };
@@ -630,9 +648,8 @@ fn one(
                 id: p.id.clone(),
                 name: p.name.clone(),
                 write_amplification: p.write_amplification(),
-                backend_iops: (r + w > 0.0).then(|| {
-                    r * p.backend_reads_per_read + w * p.write_amplification()
-                }),
+                backend_iops: (r + w > 0.0)
+                    .then(|| r * p.backend_reads_per_read + w * p.write_amplification()),
                 capacity_multiplier: p.capacity_multiplier,
                 min_hosts: p.min_hosts,
                 all_flash_only: p.all_flash_only,
@@ -642,7 +659,9 @@ fn one(
         // Disk groups: the measured read-cache hit rate (hybrid disk groups' rcHitRate).
         let hit = all
             .iter()
-            .filter(|s| s.measure == Some(Measure::ReadCacheHitPct) && s.entity_type == "disk-group")
+            .filter(|s| {
+                s.measure == Some(Measure::ReadCacheHitPct) && s.entity_type == "disk-group"
+            })
             .flat_map(|s| s.values.iter().flatten().copied())
             .collect::<Vec<f64>>();
         let th = vr.choice.hybrid_min_read_cache_hit_pct;
@@ -714,9 +733,20 @@ fn one(
             },
         });
     } else {
+        let have: Vec<String> = front
+            .as_ref()
+            .map(|(f, _)| f.statistics.keys().cloned().collect())
+            .unwrap_or_default();
         warnings.push(Warning {
             id: "cannot_size".into(),
-            message: "cannot size: no front-end IOPS (no VM-level entity: cluster-domclient, host-domclient, VMConsumption, virtual-machine, esxtop Virtual Disk or HCIBench results)".into(),
+            message: if have.is_empty() {
+                "cannot size: no front-end figures (no VM-level entity: cluster-domclient, host-domclient, VMConsumption, virtual-machine, esxtop Virtual Disk or HCIBench results)".into()
+            } else {
+                format!(
+                    "cannot size: the front end has {} but no total IOPS (read and write IOPS both, or a total, are needed)",
+                    have.join(", ")
+                )
+            },
         });
     }
     if srcs.iter().any(|s| s.log.format == "hcibench") {

@@ -64,6 +64,14 @@ pub enum Format {
     EsxtopCsv,
     /// HCIBench result summary (`*-res.txt`).
     Hcibench,
+    /// vSAN performance service query result (`VsanPerfEntityMetricCSV`) as JSON.
+    VsanJson,
+    /// vSAN performance service SOAP response or support-bundle stats dump.
+    VsanSoap,
+    /// PowerCLI `Get-VsanStat | Export-Csv` (or its console table).
+    PowercliCsv,
+    /// telegraf `vsphere_vsan_*` line protocol.
+    TelegrafVsan,
 }
 
 impl Format {
@@ -84,6 +92,10 @@ impl Format {
             Format::OsWatcher => "oswatcher",
             Format::EsxtopCsv => "esxtop_csv",
             Format::Hcibench => "hcibench",
+            Format::VsanJson => "vsan_json",
+            Format::VsanSoap => "vsan_soap",
+            Format::PowercliCsv => "powercli_csv",
+            Format::TelegrafVsan => "telegraf_vsan",
         }
     }
 
@@ -104,6 +116,10 @@ impl Format {
             Format::OsWatcher => "OSWatcher oswiostat archive",
             Format::EsxtopCsv => "esxtop batch CSV",
             Format::Hcibench => "HCIBench result summary",
+            Format::VsanJson => "vSAN performance JSON",
+            Format::VsanSoap => "vSAN performance SOAP dump",
+            Format::PowercliCsv => "PowerCLI Get-VsanStat export",
+            Format::TelegrafVsan => "telegraf vSAN line protocol",
         }
     }
 }
@@ -126,6 +142,13 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     }
     if esxtop::looks_like(text) {
         return Ok(Format::EsxtopCsv);
+    }
+    match vsan::format_of(text) {
+        Some("vsan_soap") => return Ok(Format::VsanSoap),
+        Some("vsan_json") => return Ok(Format::VsanJson),
+        Some("telegraf_vsan") => return Ok(Format::TelegrafVsan),
+        Some("powercli_csv") => return Ok(Format::PowercliCsv),
+        _ => {}
     }
     if hcibench::looks_like(text) {
         return Ok(Format::Hcibench);
@@ -173,7 +196,7 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
     } else if head.contains("<html") || head.contains("<!doctype html") {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
     } else {
-        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher) or a vSAN/ESXi export (esxtop, HCIBench)"
+        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, an OS disk log (iostat, sar, sadf, nmon, OSWatcher) or a vSAN/ESXi export (vSAN performance JSON/SOAP, PowerCLI, telegraf, esxtop, HCIBench)"
             .to_string()
     };
     Err(ParseError::UnknownFormat { reason })
@@ -215,6 +238,22 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
         Format::OsWatcher => return devices(oswatcher::parse(&decoded.text)?, format),
         Format::EsxtopCsv => return Ok(Parsed::Entities(Box::new(esxtop::parse(&decoded.text)?))),
         Format::Hcibench => return Ok(Parsed::Entities(Box::new(hcibench::parse(&decoded.text)?))),
+        Format::VsanJson => {
+            return Ok(Parsed::Entities(Box::new(vsan::parse_json(&decoded.text)?)))
+        }
+        Format::VsanSoap => {
+            return Ok(Parsed::Entities(Box::new(vsan::parse_soap(&decoded.text)?)))
+        }
+        Format::PowercliCsv => {
+            return Ok(Parsed::Entities(Box::new(vsan::parse_powercli(
+                &decoded.text,
+            )?)))
+        }
+        Format::TelegrafVsan => {
+            return Ok(Parsed::Entities(Box::new(vsan::parse_telegraf(
+                &decoded.text,
+            )?)))
+        }
     };
     r.encoding = decoded.encoding.to_string();
     r.source_format = format.id().to_string();

@@ -542,7 +542,7 @@ fn text_that_is_neither_gets_the_unknown_format_message() {
     assert!(matches!(e, ParseError::UnknownFormat { .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
-        "not a recognised report: expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, or an OS disk log (iostat, sar, sadf, nmon, OSWatcher)"
+        "not a recognised report: expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, an OS disk log (iostat, sar, sadf, nmon, OSWatcher) or a vSAN/ESXi export (vSAN performance JSON/SOAP, PowerCLI, telegraf, esxtop, HCIBench)"
     );
 }
 

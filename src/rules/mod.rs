@@ -33,10 +33,10 @@
 
 mod eval;
 pub mod schema;
-pub mod vsan;
 mod sizing;
 #[cfg(test)]
 mod tests;
+pub mod vsan;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

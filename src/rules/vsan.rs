@@ -142,7 +142,10 @@ mod tests {
         let r = VsanRules::builtin();
         assert_eq!(r.policies.len(), 5);
         let ftt1 = &r.policies[0];
-        assert_eq!((ftt1.id.as_str(), ftt1.write_amplification()), ("raid1-ftt1", 2.0));
+        assert_eq!(
+            (ftt1.id.as_str(), ftt1.write_amplification()),
+            ("raid1-ftt1", 2.0)
+        );
         let raid5 = r.policies.iter().find(|p| p.id == "raid5").unwrap();
         assert_eq!(raid5.write_amplification(), 4.0);
         let raid6 = r.policies.iter().find(|p| p.id == "raid6").unwrap();
@@ -163,7 +166,11 @@ mod tests {
 
     #[test]
     fn bad_policy_is_refused() {
-        let t = BUILTIN_VSAN_TOML.replacen("backend_writes_per_write = 2", "backend_writes_per_write = -2", 1);
+        let t = BUILTIN_VSAN_TOML.replacen(
+            "backend_writes_per_write = 2",
+            "backend_writes_per_write = -2",
+            1,
+        );
         let e = VsanRules::parse(&t, "x.toml").unwrap_err();
         assert!(e.contains("raid1-ftt1"), "{e}");
     }
