@@ -1289,6 +1289,30 @@ fn virt_label(m: &str) -> String {
     }
 }
 
+/// Figures in the order a reader expects: IOPS, throughput, latency, then the rest.
+fn ordered(
+    m: &std::collections::BTreeMap<String, crate::analyze::SeriesStats>,
+) -> Vec<(&String, &crate::analyze::SeriesStats)> {
+    const ORDER: [&str; 12] = [
+        "total_iops",
+        "read_iops",
+        "write_iops",
+        "total_mb_s",
+        "read_mb_s",
+        "write_mb_s",
+        "read_latency_ms",
+        "write_latency_ms",
+        "latency_ms",
+        "guest_latency_ms",
+        "device_latency_ms",
+        "kernel_latency_ms",
+    ];
+    let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(ORDER.len());
+    let mut v: Vec<_> = m.iter().collect();
+    v.sort_by_key(|(k, _)| (rank(k), (*k).clone()));
+    v
+}
+
 fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) -> io::Result<()> {
     writeln!(out, "# vSAN / ESXi: {}\n", v.name)?;
     for (f, fmt) in &v.sources {
@@ -1307,7 +1331,7 @@ fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) -> io::Resu
             Some(s) => {
                 writeln!(out, "**{title}**: {} ({} samples).\n", s.basis, s.samples)?;
                 let mut t = table(&["Figure", "Average", "p95", "p99", "Max", "Peak at"]);
-                for (k, st) in &s.statistics {
+                for (k, st) in ordered(&s.statistics) {
                     t.add_row(vec![
                         virt_label(k),
                         opt_num(st.avg, 2),
@@ -1329,10 +1353,10 @@ fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) -> io::Resu
             "Measured: {} back-end writes and {} extra back-end reads per front-end write{}.\n",
             fmt_num(a, 2),
             opt_num(v.measured_extra_reads_per_write, 2),
-            v.closest_policy
-                .as_ref()
-                .map(|p| format!(", closest to the policy `{p}`"))
-                .unwrap_or_default()
+            match &v.closest_policy {
+                Some(p) => format!(": the pattern of the policy `{p}`"),
+                None => ": no vSAN policy's pattern (within 0.5 IO per write)".to_string(),
+            }
         )?;
     }
     if !v.policies.is_empty() {

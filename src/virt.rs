@@ -121,7 +121,8 @@ pub struct VirtAnalysis {
     /// Measured (back-end reads − front-end reads) ÷ front-end writes: the reads a policy adds
     /// per write (0 for RAID-1, 2 for RAID-5, 3 for RAID-6).
     pub measured_extra_reads_per_write: Option<f64>,
-    /// The policy whose write amplification is closest to the measured one.
+    /// The policy whose back-end writes and extra reads per write are within 0.5 of the measured
+    /// ones, when one is.
     pub closest_policy: Option<String>,
     /// Every policy of `rules/vsan.toml` applied to the front end.
     pub policies: Vec<PolicyRow>,
@@ -235,7 +236,10 @@ fn weight_of(m: Measure) -> Option<Measure> {
 
 /// Totals of one side per time key: measure → value. Time key: the sample time, or its index
 /// where the source has no times.
-type Totals = BTreeMap<(Option<NaiveDateTime>, usize), HashMap<Measure, f64>>;
+type Totals = BTreeMap<TimeKey, HashMap<Measure, f64>>;
+
+/// A sample time, or (no times) the run and sample index.
+type TimeKey = (Option<NaiveDateTime>, usize);
 
 fn side_totals(series: &[&Series]) -> Totals {
     // (entity, measure, occurrence) → series. A second series of the same entity and measure
@@ -258,8 +262,7 @@ fn side_totals(series: &[&Series]) -> Totals {
         None => (None, occ * 1_000_000 + i),
     };
     // Sums and weighted sums per time.
-    let mut sums: BTreeMap<(Option<NaiveDateTime>, usize), HashMap<Measure, (f64, f64)>> =
-        BTreeMap::new();
+    let mut sums: BTreeMap<TimeKey, HashMap<Measure, (f64, f64)>> = BTreeMap::new();
     for (&(et, en, m, occ), s) in &by {
         for (i, v) in s.values.iter().enumerate() {
             let Some(v) = v else { continue };
@@ -573,9 +576,12 @@ fn one(
         let dist = |p: &crate::rules::vsan::VsanPolicy| {
             (p.backend_writes_per_write - a).abs() + (p.backend_reads_per_write - extra).abs()
         };
+        // Only a near match names a policy: one back-end write per write is no mirroring at this
+        // layer (a SAN or NFS datastore seen by esxtop), not RAID-1 with a measurement error.
         vr.policies
             .iter()
             .min_by(|x, y| dist(x).total_cmp(&dist(y)))
+            .filter(|p| dist(p) <= 0.5)
             .map(|p| p.id.clone())
     });
     if measured_write_amplification.is_some() {
