@@ -75,6 +75,8 @@ pub struct Settings {
     pub progress: bool,
     /// OS disk logs: device selection, date order, `iostat -y`.
     pub devices: crate::hosts::DeviceSettings,
+    /// Run the optional SAP HANA-style checks on vSAN/ESXi exports (`rules/vsan.toml` `[hana]`).
+    pub hana_checks: bool,
 }
 
 /// What was read: file, format and report identity.

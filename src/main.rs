@@ -117,6 +117,11 @@ struct AnalyzeArgs {
     /// interval (by default it holds averages since boot and is left out).
     #[arg(long)]
     iostat_y: bool,
+
+    /// vSAN/ESXi exports: also run the SAP HANA-style storage checks (log write latency, log and
+    /// data volume throughput) with the KPIs and sources in rules/vsan.toml `[hana]`.
+    #[arg(long)]
+    hana_checks: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -247,6 +252,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             }),
             iostat_y: a.iostat_y,
         },
+        hana_checks: a.hana_checks,
         size_on: match a.size_on {
             SizeOnArg::Avg => SizeOn::Avg,
             SizeOnArg::P50 => SizeOn::P50,

@@ -1397,6 +1397,26 @@ fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) -> io::Resu
         }
         writeln!(out)?;
     }
+    if !v.hana.is_empty() {
+        writeln!(out, "## SAP HANA-style checks (--hana-checks)\n")?;
+        let mut t = table(&["Check", "Measured", "KPI", "Result", "Why", "Source"]);
+        for c in &v.hana {
+            t.add_row(vec![
+                c.what.clone(),
+                opt_num(c.measured, 3),
+                fmt_num(c.threshold, 2),
+                match c.passed {
+                    Some(true) => "met".to_string(),
+                    Some(false) => "missed".to_string(),
+                    None => "not shown".to_string(),
+                },
+                cell_text(&c.verdict),
+                cell_text(&c.source),
+            ]);
+        }
+        right(&mut t, &[1, 2]);
+        writeln!(out, "{t}\n")?;
+    }
     writeln!(out, "## Entities\n")?;
     let mut t = table(&[
         "Type",

@@ -54,6 +54,24 @@ pub struct VsanChoice {
     pub erasure_coding_source: String,
 }
 
+/// SAP HANA-style KPIs (optional checks).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HanaKpis {
+    /// Highest acceptable write latency for the log volume, ms.
+    pub log_write_latency_max_ms: f64,
+    /// Its source.
+    pub log_write_latency_source: String,
+    /// Log volume throughput, MB/s (10^6 B/s).
+    pub log_throughput_min_mb_s: f64,
+    /// Data volume read throughput, MB/s.
+    pub data_read_throughput_min_mb_s: f64,
+    /// Data volume write throughput, MB/s.
+    pub data_write_throughput_min_mb_s: f64,
+    /// Source of the throughput figures.
+    pub throughput_source: String,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Meta {
@@ -68,6 +86,7 @@ struct File {
     meta: Meta,
     policy: Vec<VsanPolicy>,
     choice: VsanChoice,
+    hana: HanaKpis,
     sources: BTreeMap<String, String>,
 }
 
@@ -78,6 +97,8 @@ pub struct VsanRules {
     pub policies: Vec<VsanPolicy>,
     /// Advice thresholds.
     pub choice: VsanChoice,
+    /// SAP HANA-style KPIs for the optional checks.
+    pub hana: HanaKpis,
     /// Source keys → full citations.
     pub sources: BTreeMap<String, String>,
     /// `as_of` of the file.
@@ -118,6 +139,7 @@ impl VsanRules {
         Ok(VsanRules {
             policies: f.policy,
             choice: f.choice,
+            hana: f.hana,
             sources: f.sources,
             as_of: f.meta.as_of,
         })
@@ -159,7 +181,12 @@ mod tests {
                 .collect();
             assert!(!cited.is_empty(), "{}: cites no known source", p.id);
         }
-        for s in [&r.choice.hybrid_source, &r.choice.erasure_coding_source] {
+        for s in [
+            &r.choice.hybrid_source,
+            &r.choice.erasure_coding_source,
+            &r.hana.log_write_latency_source,
+            &r.hana.throughput_source,
+        ] {
             assert!(r.sources.keys().any(|k| s.contains(k.as_str())), "{s}");
         }
     }
