@@ -287,6 +287,10 @@ pub struct HostSource {
     alt_rows: Vec<HostRow>,
     /// Some read/write splits came from `sar -b`.
     split_from_sar_b: bool,
+    /// `sar -b` totals per report (empty without `sar -b`).
+    b_rows: Vec<HostRow>,
+    /// Intervals whose devices' tps did not match `sar -b` (its split was not used there).
+    sar_b_mismatch: usize,
     devices: Vec<DevSeries>,
     /// Parser warnings.
     pub warnings: Vec<String>,
@@ -301,7 +305,7 @@ pub struct Ingest<'a> {
     index: HashMap<(String, bool), usize>,
     selection: &'a DeviceSelection,
     /// `sar -b` samples (a host-wide read/write split) by report.
-    sar_b: Vec<Option<(Option<f64>, Option<f64>)>>,
+    sar_b: Vec<Option<[Option<f64>; NF]>>,
     /// A device-mapper or md device was seen (see [`HostSource`]'s `alt_rows`).
     has_alt: bool,
 }
@@ -318,6 +322,8 @@ impl<'a> Ingest<'a> {
                 rows: Vec::new(),
                 alt_rows: Vec::new(),
                 split_from_sar_b: false,
+                b_rows: Vec::new(),
+                sar_b_mismatch: 0,
                 devices: Vec::new(),
                 warnings: Vec::new(),
                 skipped: Vec::new(),
@@ -351,7 +357,7 @@ impl<'a> Ingest<'a> {
         let mut alt: Vec<[Option<f64>; NF]> = Vec::new();
         for d in &r.devices {
             if d.group && d.device == "sar -b" {
-                sar_b = Some((d.normalised.read_iops, d.normalised.write_iops));
+                sar_b = Some(figures_of(&d.normalised));
                 continue;
             }
             let role = classify(&d.device, d.group);
@@ -395,7 +401,10 @@ impl<'a> Ingest<'a> {
     pub fn finish(mut self, warnings: Vec<String>, skipped: Vec<Skip>) -> HostSource {
         // Host read/write split from `sar -b` where the disk rows have none (`sar -d` prints tps
         // only).
+        // Only where `sar -b` describes the same devices: its tps must match the devices' total
+        // (within 5 % + 0.05); a partial `--devices` selection or stacked devices do not.
         let mut used_b = false;
+        let mut mismatched = 0usize;
         for (row, b) in self
             .src
             .rows
@@ -403,16 +412,32 @@ impl<'a> Ingest<'a> {
             .chain(self.src.alt_rows.iter_mut())
             .zip(self.sar_b.iter().cycle())
         {
-            if let Some((r, w)) = b {
-                if row.v[READ_IOPS].is_none() && row.v[WRITE_IOPS].is_none() && row.devices > 0 {
-                    row.v[READ_IOPS] = *r;
-                    row.v[WRITE_IOPS] = *w;
-                    used_b |= r.is_some();
+            let Some(b) = b else { continue };
+            if row.v[READ_IOPS].is_none() && row.v[WRITE_IOPS].is_none() && row.devices > 0 {
+                match (row.v[TOTAL_IOPS], b[TOTAL_IOPS]) {
+                    (Some(t), Some(bt)) if (t - bt).abs() <= 0.05 + 0.05 * bt => {
+                        row.v[READ_IOPS] = b[READ_IOPS];
+                        row.v[WRITE_IOPS] = b[WRITE_IOPS];
+                        used_b |= b[READ_IOPS].is_some();
+                    }
+                    _ => mismatched += 1,
                 }
             }
         }
+        self.src.b_rows = self
+            .sar_b
+            .iter()
+            .map(|b| match b {
+                Some(f) => HostRow { v: *f, devices: 1 },
+                None => HostRow::default(),
+            })
+            .collect();
+        if !self.src.b_rows.iter().any(|r| r.devices > 0) {
+            self.src.b_rows.clear();
+        }
         self.src.warnings = warnings;
         self.src.split_from_sar_b = used_b;
+        self.src.sar_b_mismatch = mismatched;
         self.src.skipped = skipped;
         self.src
     }
@@ -685,15 +710,33 @@ fn host(
     });
     // No whole disk in any log of the host (`sar -d` of a VM that lists only its device-mapper
     // devices): the default selection falls back to device-mapper and md devices.
-    let use_alt = dev.selection == DeviceSelection::Disks
-        && !srcs.iter().any(|s| s.rows.iter().any(|r| r.devices > 0))
+    let no_disks = dev.selection == DeviceSelection::Disks
+        && !srcs.iter().any(|s| s.rows.iter().any(|r| r.devices > 0));
+    // `sar -b` is the kernel's own total over whole disks: the better fallback.
+    let use_b = no_disks && srcs.iter().any(|s| !s.b_rows.is_empty());
+    let use_alt = no_disks
+        && !use_b
         && srcs
             .iter()
             .any(|s| s.alt_rows.iter().any(|r| r.devices > 0));
-    if use_alt {
+    if use_b {
+        warnings.push(Warning {
+            id: "no_whole_disks".into(),
+            message: "the logs list no device sizer can tell is a whole disk (`devM-N` names of device-mapper or virtio majors): the host total is `sar -b` (tps, rtps, wtps, bread/s, bwrtn/s over every disk); pass --devices to add chosen devices instead".into(),
+        });
+    } else if use_alt {
         warnings.push(Warning {
             id: "no_whole_disks".into(),
             message: "the logs list no whole disk, only device-mapper/md devices: the host total adds those instead (it double counts if they are stacked, e.g. LVM on multipath; choose with --devices)".into(),
+        });
+    }
+    let mismatched: usize = srcs.iter().map(|s| s.sar_b_mismatch).sum();
+    if mismatched > 0 && !use_b {
+        warnings.push(Warning {
+            id: "sar_b_mismatch".into(),
+            message: format!(
+                "in {mismatched} interval(s) the selected devices' tps differ from `sar -b` (another device set, or stacked devices): the read/write split was not taken from `sar -b` there"
+            ),
         });
     }
     if srcs.iter().any(|s| s.split_from_sar_b) {
@@ -703,7 +746,13 @@ fn host(
         });
     }
     for (si, s) in srcs.iter().enumerate() {
-        let rows = if use_alt { &s.alt_rows } else { &s.rows };
+        let rows = if use_b {
+            &s.b_rows
+        } else if use_alt {
+            &s.alt_rows
+        } else {
+            &s.rows
+        };
         let stamps: Vec<Stamp> = s
             .metas
             .iter()
@@ -813,7 +862,9 @@ fn host(
     // A log of since-boot reports only (`iostat -x` run once): its averages since boot are all
     // there is. Used, and said.
     let rows_of = |s: &'_ HostSource| -> Vec<HostRow> {
-        if use_alt {
+        if use_b {
+            s.b_rows.clone()
+        } else if use_alt {
             s.alt_rows.clone()
         } else {
             s.rows.clone()
@@ -1035,15 +1086,23 @@ fn host(
             (Some(t), None, None) => (t, 0.0),
             (_, r, w) => (r.unwrap_or(0.0), w.unwrap_or(0.0)),
         };
-        let (ri, wi) = match (stat("read_iops"), stat("write_iops")) {
-            (Some(r), Some(w)) => (r, w),
+        // The read/write split of the interval whose total is closest to the sizing figure, scaled
+        // to that figure: independent percentiles of r/s and w/s do not add up to the total's.
+        let (ri, wi) = match (cf[READ_IOPS], cf[WRITE_IOPS], cf[TOTAL_IOPS]) {
+            (Some(r), Some(w), Some(t)) if t > 0.0 => (target * r / t, target * w / t),
+            (Some(r), Some(w), _) if r + w > 0.0 => (target * r / (r + w), target * w / (r + w)),
             _ => {
                 warnings.push(Warning {
                     id: "split_unknown".into(),
-                    message: "the logs give no read/write split (tps only): the rules treat every IO as a write, the worst case for RAID".into(),
+                    message: "the logs give no read/write request split (a total only): the rules treat every IO as a write, the worst case for RAID".into(),
                 });
                 (0.0, 0.0)
             }
+        };
+        // Throughput: the sizing statistic of MB/s, split like that interval's bytes.
+        let (read_mb, write_mb) = match (stat("total_mb_s"), cf[READ_MB], cf[WRITE_MB]) {
+            (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
+            _ => (read_mb, write_mb),
         };
         let kib = |b: Option<f64>, n: Option<f64>| match (b, n) {
             (Some(b), Some(n)) if n > 0.0 => Some(b * 1e6 / n / 1024.0),

@@ -347,15 +347,31 @@ fn side_totals(series: &[&Series]) -> Totals {
             by.entry((k.0, k.1, k.2, occ)).or_insert(s);
         }
     }
+    // Untimed series (HCIBench runs) are samples of their own, one per entity and occurrence:
+    // runs follow each other and are never added up.
+    let mut run_ids: HashMap<(&str, &str, usize), usize> = HashMap::new();
+    for &(et, en, _, occ) in by.keys() {
+        let n = run_ids.len();
+        run_ids.entry((et, en, occ)).or_insert(n);
+    }
     let key = |s: &Series, i: usize, occ: usize| match s.times.get(i).copied().flatten() {
         Some(t) => (Some(t), 0),
-        None => (None, occ * 1_000_000 + i),
+        None => (
+            None,
+            run_ids[&(s.entity_type.as_str(), s.entity.as_str(), occ)] * 1_000_000 + i,
+        ),
     };
     // Sums and weighted sums per time.
     let mut sums: BTreeMap<TimeKey, HashMap<Measure, (f64, f64)>> = BTreeMap::new();
     for (&(et, en, m, occ), s) in &by {
+        // HCIBench prints 0.00 ms for the direction a job never ran (R_LATENCY of a write-only
+        // job): no requests, no latency.
+        let zero_is_none = et == "hcibench" && m.unit() == "ms";
         for (i, v) in s.values.iter().enumerate() {
             let Some(v) = v else { continue };
+            if zero_is_none && *v == 0.0 {
+                continue;
+            }
             let k = key(s, i, occ);
             let slot = sums.entry(k).or_default().entry(m).or_insert((0.0, 0.0));
             if SUMMED.contains(&m) {
@@ -494,15 +510,62 @@ fn pick<'a>(all: &[&'a Series], front: bool) -> Option<(String, Vec<&'a Series>)
             // VM-level rows only: `vm:scsi0:0` rows are the same IO per virtual disk.
             v.retain(|s| !s.entity.contains(':'));
         }
-        if v.iter().any(|s| s.measure.is_some()) {
-            let n = count(&v);
-            let basis = if n > 1 {
-                format!("{label}, {n} entities summed")
-            } else {
-                label.to_string()
-            };
-            return Some((basis, v));
+        if !v.iter().any(|s| s.measure.is_some()) {
+            continue;
         }
+        let n = count(&v);
+        if *t == "hcibench" {
+            return Some((
+                format!(
+                    "{label}: {} run(s), each one sample",
+                    v.iter()
+                        .filter(|s| s.measure == Some(Measure::TotalIops))
+                        .count()
+                        .max(1)
+                ),
+                v,
+            ));
+        }
+        if matches!(*t, "VMConsumption" | "Backend") && n > 1 {
+            // PowerCLI names the cluster and its hosts alike: the cluster's view already holds its
+            // hosts' IO. Keep the entity with the most IO (the cluster), not a sum.
+            let total = |e: &str| -> f64 {
+                v.iter()
+                    .filter(|s| {
+                        s.entity == e
+                            && matches!(
+                                s.measure,
+                                Some(Measure::ReadIops | Measure::WriteIops | Measure::TotalIops)
+                            )
+                    })
+                    .flat_map(|s| s.values.iter().flatten())
+                    .sum()
+            };
+            let mut names: Vec<&str> = v.iter().map(|s| s.entity.as_str()).collect();
+            names.sort();
+            names.dedup();
+            let best = names
+                .iter()
+                .copied()
+                .max_by(|a, b| total(a).total_cmp(&total(b)))
+                .unwrap_or_default()
+                .to_string();
+            let others: Vec<&str> = names.iter().copied().filter(|x| *x != best).collect();
+            v.retain(|s| s.entity == best);
+            return Some((
+                format!(
+                    "{label} of {best} (the entity with the most IO: a cluster holds its hosts' IO, so {} not added)",
+                    others.join(", ")
+                ),
+                v,
+            ));
+        }
+        let basis = if n > 1 {
+            format!("{label}, {n} entities summed")
+        } else {
+            label.to_string()
+        };
+        return Some((basis, v));
     }
     None
 }
@@ -697,21 +760,33 @@ fn one(
     let mut policies = Vec::new();
     let (mut disk_groups, mut policy) = (None, None);
     if let Some(target) = fstat("total_iops") {
-        let (r, w) = (
-            fstat("read_iops").unwrap_or(0.0),
-            fstat("write_iops").unwrap_or(0.0),
-        );
-        let (rm, wm) = (
-            fstat("read_mb_s").unwrap_or(0.0),
-            fstat("write_mb_s").unwrap_or(0.0),
-        );
-        let tm = fstat("total_mb_s");
-        let (rm, wm) = match tm {
-            Some(t) if rm + wm > 0.0 => (t * rm / (rm + wm), t * wm / (rm + wm)),
-            Some(t) => (t, 0.0),
-            None => (rm, wm),
+        // The sample whose total is closest to the sizing figure gives the IO character: its
+        // read/write split and sizes, scaled to the figure (independent percentiles of reads and
+        // writes do not add up to the total's).
+        let totals = front.as_ref().map(|(_, t)| t);
+        let cs: HashMap<Measure, f64> = totals
+            .and_then(|t| {
+                t.values()
+                    .filter_map(|v| v.get(&Measure::TotalIops).map(|x| (v, (x - target).abs())))
+                    .min_by(|a, b| a.1.total_cmp(&b.1))
+                    .map(|(v, _)| v.clone())
+            })
+            .unwrap_or_default();
+        let g = |m: Measure| cs.get(&m).copied();
+        let (r, w) = match (g(Measure::ReadIops), g(Measure::WriteIops)) {
+            (Some(r), Some(w)) if r + w > 0.0 => (target * r / (r + w), target * w / (r + w)),
+            _ => (0.0, 0.0),
         };
-        let kib = |mb: f64, iops: f64| (iops > 0.0 && mb > 0.0).then(|| mb * 1e6 / iops / 1024.0);
+        let (crb, cwb) = (g(Measure::ReadBytesPerS), g(Measure::WriteBytesPerS));
+        let (rm, wm) = match (fstat("total_mb_s"), crb, cwb) {
+            (Some(t), Some(a), Some(b)) if a + b > 0.0 => (t * a / (a + b), t * b / (a + b)),
+            (Some(t), _, _) => (t, 0.0),
+            _ => (0.0, 0.0),
+        };
+        let kib = |bytes: Option<f64>, iops: Option<f64>| match (bytes, iops) {
+            (Some(b), Some(n)) if n > 0.0 && b > 0.0 => Some(b / n / 1024.0),
+            _ => None,
+        };
         let r6 = |v: f64| (v * 1e6).round() / 1e6;
         demand = Demand {
             required_iops: r6(target),
@@ -719,8 +794,8 @@ fn one(
             write_iops: r6(w),
             read_mb_s: r6(rm),
             write_mb_s: r6(wm),
-            avg_read_kib: kib(rm, r).map(r6),
-            avg_write_kib: kib(wm, w).map(r6),
+            avg_read_kib: kib(crb, g(Measure::ReadIops)).map(r6),
+            avg_write_kib: kib(cwb, g(Measure::WriteIops)).map(r6),
             capacity_gib: settings.capacity_gib,
             ..Demand::default()
         };
