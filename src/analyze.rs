@@ -1447,6 +1447,7 @@ fn database(
                 headroom_pct: settings.headroom_pct,
                 platforms: settings.platforms.clone(),
                 figure_decimals: Some(cw.required_iops.decimals),
+                formula: None,
             };
             let rec = rules::recommend(rules, &demand, &opts);
             for f in rec

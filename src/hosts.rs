@@ -195,6 +195,8 @@ struct DevSeries {
     /// Kept figures ([`KEPT`]); `None` until a value appears; NaN = unknown.
     kept: [Option<Vec<f32>>; KEPT.len()],
     sum: [f64; NF],
+    /// Weights of `sum` (1 per sample, or the requests behind a ratio).
+    wsum: [f64; NF],
     n: [u32; NF],
     max: [Option<(f64, u32)>; NF],
     /// Samples of since-boot reports (used only when a log has no interval report).
@@ -210,6 +212,7 @@ impl DevSeries {
             at: Vec::new(),
             kept: Default::default(),
             sum: [0.0; NF],
+            wsum: [0.0; NF],
             n: [0; NF],
             max: [None; NF],
             boot: Vec::new(),
@@ -242,7 +245,17 @@ impl DevSeries {
         }
         for (i, v) in f.iter().enumerate() {
             if let Some(v) = *v {
-                self.sum[i] += v;
+                // Ratios (latency, IO size) are weighted by the requests behind them, so an idle
+                // sample's 0.00 ms does not pull the average down.
+                let w = match i {
+                    R_AWAIT => f[READ_IOPS],
+                    W_AWAIT => f[WRITE_IOPS],
+                    AWAIT | AVG_IO_KIB => f[TOTAL_IOPS],
+                    _ => Some(1.0),
+                }
+                .unwrap_or(1.0);
+                self.sum[i] += v * w;
+                self.wsum[i] += w;
                 self.n[i] += 1;
                 if self.max[i].is_none_or(|(m, _)| v > m) {
                     self.max[i] = Some((v, report));
@@ -639,6 +652,19 @@ fn host_key(s: &HostSource) -> String {
         .unwrap_or_else(|| format!("(no host name) {}", s.file))
 }
 
+/// Seconds as `10 s`, `25 min`, `3.5 h` or `12.0 days`.
+fn fmt_s(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 172_800.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
+}
+
 fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
@@ -911,9 +937,40 @@ fn host(
             message: "some logs of this host print no time stamps: their intervals are kept in file order and cannot be checked for overlap".into(),
         });
     }
-    // Interval lengths: as above, else the median of the others.
-    let lens: Vec<Option<f64>> = series.iter().map(|x| x.1).collect();
-    let med = median(lens.iter().flatten().copied().collect());
+    // Interval lengths: as above, else the median of the others. A step far longer than the
+    // median is a gap (a restart, a pause, logs days apart): the sample covers one usual
+    // interval, not the gap.
+    let raw: Vec<Option<f64>> = series.iter().map(|x| x.1).collect();
+    let med = median(raw.iter().flatten().copied().collect());
+    let mut gaps: Vec<(Option<NaiveDateTime>, f64)> = Vec::new();
+    let lens: Vec<Option<f64>> = raw
+        .iter()
+        .zip(&series)
+        .map(|(l, x)| match (l, med) {
+            (Some(l), Some(m)) if *l > 3.0 * m => {
+                gaps.push((x.0, *l));
+                Some(m)
+            }
+            _ => *l,
+        })
+        .collect();
+    if !gaps.is_empty() {
+        let (at, longest) = gaps
+            .iter()
+            .copied()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .unwrap_or((None, 0.0));
+        warnings.push(Warning {
+            id: "gaps".into(),
+            message: format!(
+                "{} gap(s) in the series longer than 3 × the usual {} interval (longest {}, before {}): each counts as one usual interval, and nothing is known of the time in between",
+                gaps.len(),
+                fmt_s(med.unwrap_or(0.0)),
+                fmt_s(longest),
+                iso(at).unwrap_or_else(|| "?".into()).replace('T', " ")
+            ),
+        });
+    }
     let weights: Vec<f64> = lens.iter().map(|l| l.or(med).unwrap_or(1.0)).collect();
 
     // Host statistics with polars.
@@ -925,9 +982,22 @@ fn host(
         let vals: Vec<Option<f64>> = series.iter().map(|x| x.2[fi]).collect();
         let ca = Float64Chunked::from_iter_options("v".into(), vals.iter().copied());
         let q = |p: f64| ca.quantile(p, QuantileMethod::Linear).ok().flatten();
+        // Averages of ratios are weighted by the requests behind them (latency by r/s, w/s,
+        // IOPS; IO size by IOPS) as well as by time: the average over the whole window, not the
+        // mean of per-interval ratios.
+        let by_requests = match fi {
+            R_AWAIT => Some(READ_IOPS),
+            W_AWAIT => Some(WRITE_IOPS),
+            AWAIT | AVG_IO_KIB => Some(TOTAL_IOPS),
+            _ => None,
+        };
         let (mut ws, mut vs) = (0.0, 0.0);
-        for (v, w) in vals.iter().zip(&weights) {
+        for (k, (v, w)) in vals.iter().zip(&weights).enumerate() {
             if let Some(v) = v {
+                let w = match by_requests {
+                    Some(ri) => w * series[k].2[ri].unwrap_or(0.0),
+                    None => *w,
+                };
                 ws += w;
                 vs += v * w;
             }
@@ -1001,6 +1071,7 @@ fn host(
                 continue;
             }
             let sum: f64 = parts.iter().map(|(_, d)| d.sum[fi]).sum();
+            let wsum: f64 = parts.iter().map(|(_, d)| d.wsum[fi]).sum();
             let max = parts
                 .iter()
                 .filter_map(|(si, d)| d.max[fi].map(|(v, r)| (v, *si, r)))
@@ -1032,7 +1103,7 @@ fn host(
                 DeviceFigure {
                     unit,
                     n: n as usize,
-                    avg: Some(sum / n as f64),
+                    avg: (wsum > 0.0).then(|| sum / wsum),
                     p95,
                     p99,
                     max: max.map(|m| m.0),
@@ -1129,10 +1200,9 @@ fn host(
             headroom_pct: settings.headroom_pct,
             platforms: settings.platforms.clone(),
             figure_decimals: Some(2),
+            formula: Some("host total r/s + w/s + d/s (sysstat tps)".into()),
         };
-        let mut rec = rules::recommend(rules, &demand, &opts);
-        rec.required_iops_formula =
-            "host total of r/s + w/s + d/s (sysstat tps) over the selected devices".into();
+        let rec = rules::recommend(rules, &demand, &opts);
         for f in rec
             .fired_rules
             .iter()
@@ -1154,6 +1224,17 @@ fn host(
             },
         });
     }
+    // The same caveat from several logs of the host once.
+    let mut seen_w: Vec<(String, String)> = Vec::new();
+    warnings.retain(|w| {
+        let k = (w.id.clone(), w.message.clone());
+        if seen_w.contains(&k) {
+            false
+        } else {
+            seen_w.push(k);
+            true
+        }
+    });
     let begin = series.iter().zip(&lens).find_map(|(x, l)| {
         x.0.map(|t| t - chrono::Duration::milliseconds((l.or(med).unwrap_or(0.0) * 1000.0) as i64))
     });

@@ -963,7 +963,7 @@ fn host_figure_label(f: &str) -> &'static str {
         "total_iops" => "IOPS (r/s + w/s + d/s, sysstat tps)",
         "read_iops" => "r/s",
         "write_iops" => "w/s",
-        "total_mb_s" => "MB/s (10^6 bytes/s), read + write",
+        "total_mb_s" => "MB/s (10^6 bytes/s), read + write + discard",
         "read_mb_s" => "read MB/s",
         "write_mb_s" => "write MB/s",
         "avg_io_kib" => "average IO size, KiB",

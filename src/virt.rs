@@ -809,9 +809,9 @@ fn one(
             headroom_pct: settings.headroom_pct,
             platforms: settings.platforms.clone(),
             figure_decimals: Some(2),
+            formula: Some("front-end read + write IOPS".into()),
         };
-        let mut rec = rules::recommend(rules, &demand, &opts);
-        rec.required_iops_formula = "front-end read + write IOPS (what the VMs ask for)".into();
+        let rec = rules::recommend(rules, &demand, &opts);
         recommendation = Some(rec);
         // Policies.
         for p in &vr.policies {

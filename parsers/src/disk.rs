@@ -791,7 +791,12 @@ pub fn resolve_stamps(
             slash.push((a, b));
         }
     };
-    if let Some(b) = &banner {
+    // The banner's date matters only to time-of-day stamps (sar, `Time:`); an ISO or dated
+    // stamp carries its own.
+    let needs_banner = stamps
+        .iter()
+        .any(|r| r.time.is_none() && r.timestamp.is_some_and(|ts| split_stamp(ts).0.is_none()));
+    if let (Some(b), true) = (&banner, needs_banner) {
         if let Some(first) = b.split_whitespace().next() {
             consider(first);
         }

@@ -370,6 +370,9 @@ pub struct Options {
     /// Decimals the demand's own figures (required, read, write IOPS) are quoted with in notes and
     /// explanations: the precision the source prints them with; `None` = 2.
     pub figure_decimals: Option<u32>,
+    /// The required-IOPS formula to quote when the demand does not come from the rule set's own
+    /// (OS logs: `r/s + w/s + d/s`); `None` = the rule set's formula.
+    pub formula: Option<String>,
 }
 
 /// What an option counts.
@@ -669,7 +672,10 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
             ));
         }
     }
-    let formula = rules.required_iops_formula().formula();
+    let formula = opts
+        .formula
+        .clone()
+        .unwrap_or_else(|| rules.required_iops_formula().formula());
     let mut explanation = vec![format!(
         "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS and {} MB/s = {} MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).",
         fmt_num(w.required_iops, dec),
