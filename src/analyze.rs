@@ -771,7 +771,7 @@ pub fn run_inputs(
     )?;
     let series = series_frame(&databases)?;
     let mut hosts = crate::hosts::hosts(host_sources, rules, settings, &settings.devices)?;
-    crate::hosts::side_by_side(&mut hosts, &databases);
+    crate::hosts::side_by_side(&mut hosts, &analyses, &databases);
     let host_series = crate::hosts::series_frame(&hosts)?;
     let virtual_ = crate::virt::analyse(virt_sources, rules, settings)?;
     Ok(Run {
