@@ -794,6 +794,32 @@ fn host(
             &stamps,
             dev.date_order,
         );
+        // A --date-order the data contradicts (a field above 12, or times that run evenly only
+        // the other way) is said.
+        if let Some(given) = dev.date_order {
+            let own = disk::resolve_stamps(
+                s.header.as_ref().and_then(|h| h.date.as_deref()),
+                &stamps,
+                None,
+            );
+            if own.order.is_some() && own.order != Some(given) && !own.ambiguous {
+                let name = |o: Option<DateOrder>| match o {
+                    Some(DateOrder::Mdy) => "mdy",
+                    Some(DateOrder::Dmy) => "dmy",
+                    Some(DateOrder::Ymd) => "ymd",
+                    None => "?",
+                };
+                warnings.push(Warning {
+                    id: "date_order_contradicted".into(),
+                    message: format!(
+                        "{}: --date-order {} was applied, but the log's own dates read {} (a field above 12, or times evenly spaced only that way); check the option",
+                        s.file,
+                        name(Some(given)),
+                        name(own.order)
+                    ),
+                });
+            }
+        }
         let timed = s
             .metas
             .iter()

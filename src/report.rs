@@ -1360,7 +1360,14 @@ fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) -> io::Resu
         )?;
     }
     if !v.policies.is_empty() {
-        writeln!(out, "## Storage policies\n")?;
+        if v.vsan_data {
+            writeln!(out, "## Storage policies\n")?;
+        } else {
+            writeln!(
+                out,
+                "## vSAN storage policies (if this load moved to vSAN: the data is not from vSAN)\n"
+            )?;
+        }
         let mut t = table(&[
             "Policy",
             "Back-end IOs per write",

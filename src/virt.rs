@@ -156,6 +156,9 @@ pub struct VirtAnalysis {
     pub demand: Demand,
     /// The recommendation.
     pub recommendation: Option<Recommendation>,
+    /// The data comes from vSAN itself (performance service, PowerCLI, telegraf); `false` for esxtop
+    /// and HCIBench alone, where the policies say what this load would cost on vSAN.
+    pub vsan_data: bool,
     /// SAP HANA-style checks (empty unless `--hana-checks`).
     pub hana: Vec<HanaCheck>,
     /// Caveats.
@@ -931,7 +934,14 @@ fn one(
     } else {
         Vec::new()
     };
+    let vsan_data = srcs.iter().any(|s| {
+        matches!(
+            s.log.format,
+            "vsan_json" | "vsan_soap" | "powercli_csv" | "telegraf_vsan"
+        )
+    });
     Ok(VirtAnalysis {
+        vsan_data,
         hana,
         name: name.to_string(),
         sources: srcs

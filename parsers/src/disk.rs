@@ -512,6 +512,16 @@ pub fn classify(name: &str, group: bool) -> DeviceRole {
             }
         }
     }
+    // Solaris/illumos pseudo devices: RAM disks and loopback files.
+    if n.starts_with("ramdisk") || n.starts_with("lofi") {
+        return DeviceRole::Virtual;
+    }
+    // Solaris Volume Manager metadevices (`d0`, `d15`): volumes over disks.
+    if let Some(rest) = n.strip_prefix('d') {
+        if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+            return DeviceRole::Mapper;
+        }
+    }
     for v in ["loop", "ram", "zram", "sr", "fd", "scd", "nbd", "cd"] {
         if let Some(rest) = n.strip_prefix(v) {
             if rest.is_empty() || rest.chars().all(|c| c.is_ascii_digit()) {
@@ -964,6 +974,9 @@ mod tests {
             ("c0t0d0s0", DeviceRole::Partition),
             ("xvdf", DeviceRole::Disk),
             ("cciss/c0d0", DeviceRole::Disk),
+            ("ramdisk1", DeviceRole::Virtual),
+            ("lofi1", DeviceRole::Virtual),
+            ("d15", DeviceRole::Mapper),
         ] {
             assert_eq!(classify(n, false), r, "{n}");
         }
