@@ -1250,6 +1250,16 @@ fn host(
             },
         });
     }
+    if let Some(max) = statistics.get("total_iops").and_then(|s| s.max) {
+        if max < 1.0 && !series.is_empty() {
+            warnings.push(Warning {
+                id: "idle".into(),
+                message: format!(
+                    "the busiest interval does {max:.2} IOPS: the log shows an idle host, not a workload to size from"
+                ),
+            });
+        }
+    }
     // The same caveat from several logs of the host once.
     let mut seen_w: Vec<(String, String)> = Vec::new();
     warnings.retain(|w| {
