@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use sizer_parsers::iostat::{parse, parse_bytes, parse_with, IostatLog, Options};
+use sizer_parsers::disk::sysstat_normalise;
+use sizer_parsers::iostat::{parse, parse_bytes, parse_with, IostatLog, Options, Reader};
 use sizer_parsers::ParseError;
 
 fn shared(rel: &str) -> PathBuf {
@@ -425,6 +426,7 @@ fn fixture_12_3_flush_iso_timestamps_dm_names() {
         &text,
         Options {
             first_is_since_boot: false,
+            ..Options::default()
         },
     )
     .unwrap();
@@ -534,4 +536,290 @@ proptest! {
         }
         let _ = parse(&text[..n]);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streaming reader
+// ---------------------------------------------------------------------------------------------
+
+fn no_values() -> Options {
+    Options {
+        keep_values: false,
+        ..Options::default()
+    }
+}
+
+/// Every report of a [`Reader`] over `text`, errors as their message.
+fn stream(text: &str, opts: Options) -> Vec<Result<sizer_parsers::iostat::IostatReport, String>> {
+    Reader::new(text.as_bytes(), opts)
+        .map(|r| r.map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// Every sysstat iostat text file of the corpus (all of `iostat/`, every `*iostat*` of
+/// sysstat-tests but the two `-o JSON` ones), or `None` when the corpus is absent.
+fn corpus_iostat_files() -> Option<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let sysstat: fn(&str) -> bool = |n| n.contains("iostat") && !n.ends_with("JSON");
+    let iostat: fn(&str) -> bool = |n| n.starts_with("linux-iostat-");
+    for (dir, keep) in [(SYSSTAT, sysstat), (IOSTAT, iostat)] {
+        let d = shared(dir);
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            println!("SKIPPED: corpus not found ({})", d.display());
+            return None;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if keep(p.file_name().unwrap().to_str().unwrap()) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Some(files)
+}
+
+/// The per-header plan that fills `normalised` when values are not kept gives exactly what
+/// `disk::sysstat_normalise` gives on the kept values, on every corpus iostat file; and the
+/// streaming reader gives the same reports as `parse` (less the values), or the same error.
+#[test]
+fn plan_and_values_paths_give_the_same_normalised_on_every_corpus_file() {
+    let Some(files) = corpus_iostat_files() else {
+        return;
+    };
+    assert!(files.len() >= 80, "{} files", files.len());
+    let mut samples = 0;
+    for p in &files {
+        let bytes = std::fs::read(p).unwrap();
+        let text = sizer_parsers::input::decode(&bytes).unwrap().text;
+        let streamed = stream(&text, no_values());
+        match parse(&text) {
+            Ok(log) => {
+                let mut reports = Vec::new();
+                for r in &log.reports {
+                    for d in &r.devices {
+                        assert_eq!(
+                            d.normalised,
+                            sysstat_normalise(&d.values),
+                            "{}: {} line {}",
+                            p.display(),
+                            d.device,
+                            r.line
+                        );
+                        samples += 1;
+                    }
+                    let mut r = r.clone();
+                    r.devices.iter_mut().for_each(|d| d.values.clear());
+                    reports.push(Ok(r));
+                }
+                assert_eq!(streamed, reports, "{}", p.display());
+                let kept = parse_with(&text, Options::default()).unwrap();
+                assert_eq!(kept, log);
+            }
+            Err(e) => {
+                // Only the version banner has no disk statistics.
+                assert!(matches!(e, ParseError::UnknownFormat { .. }), "{e}");
+                assert_eq!(streamed.last(), Some(&Err(e.to_string())));
+            }
+        }
+    }
+    assert!(samples > 1000, "{samples} samples");
+}
+
+#[test]
+fn keep_values_false_fills_normalised_only() {
+    let text = std::fs::read_to_string(fixture("x-12.3-flush-iso-N.txt")).unwrap();
+    let all = parse(&text).unwrap();
+    let lean = parse_with(&text, no_values()).unwrap();
+    assert_eq!(lean.reports.len(), 2);
+    for (a, b) in all.reports.iter().zip(&lean.reports) {
+        for (x, y) in a.devices.iter().zip(&b.devices) {
+            assert_eq!(x.values.len(), 22);
+            assert!(y.values.is_empty());
+            assert_eq!(x.normalised, y.normalised);
+            assert_eq!((&x.device, x.group), (&y.device, y.group));
+        }
+    }
+    close(
+        dev(&lean, 1, "vg0-data").normalised.discard_bytes_per_s,
+        512.0 * 1024.0,
+        "dkB/s",
+    );
+    // The same errors either way.
+    for f in ["bad-short-line.txt", "unknown-column.txt"] {
+        let text = std::fs::read_to_string(fixture(f)).unwrap();
+        assert_eq!(
+            parse(&text).map(|_| ()).map_err(|e| e.to_string()),
+            parse_with(&text, no_values())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            "{f}"
+        );
+    }
+    let bad = "Linux 5.1 (h) \t01/02/24 \t_x86_64_\t(1 CPU)\n\nDevice r/s rrqm/s\nsda 1.00 x\n";
+    let e = parse_with(bad, no_values()).unwrap_err().to_string();
+    assert!(e.contains("line 4") && e.contains("'rrqm/s'"), "{e}");
+}
+
+/// A log of `n` one-second reports (12.x `-x`, two devices), built here.
+fn synthetic(n: usize) -> String {
+    let mut s = String::from("Linux 6.1.0 (h) \t01/02/24 \t_x86_64_\t(4 CPU)\n\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "01/02/24 10:{:02}:{:02}\nDevice r/s rkB/s w/s wkB/s aqu-sz %util\n\
+             sda {i}.00 8.00 1.00 4.00 0.10 1.00\nnvme0n1 2.50 10.00 3.00 12.00 0.01 0.50\n\n",
+            i / 60 % 60,
+            i % 60
+        ));
+    }
+    s
+}
+
+/// Counts the bytes a reader has taken from its source.
+struct Counting<'a> {
+    bytes: &'a [u8],
+    read: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl std::io::Read for Counting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.bytes.read(buf)?;
+        self.read.set(self.read.get() + n);
+        Ok(n)
+    }
+}
+
+#[test]
+fn reader_yields_each_report_before_reading_the_rest() {
+    let text = synthetic(2000);
+    assert!(text.len() > 200_000);
+    let read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let src = std::io::BufReader::with_capacity(
+        4096,
+        Counting {
+            bytes: text.as_bytes(),
+            read: read.clone(),
+        },
+    );
+    let mut reader = Reader::new(src, no_values());
+    let first = reader.next().unwrap().unwrap();
+    assert!(first.since_boot);
+    assert_eq!(first.timestamp.as_deref(), Some("01/02/24 10:00:00"));
+    close(first.devices[0].normalised.read_iops, 0.0, "r/s");
+    assert!(
+        read.get() <= 8192,
+        "{} bytes read for the first report",
+        read.get()
+    );
+    assert_eq!(reader.header().unwrap().cpus, Some(4));
+    let mut n = 1;
+    for r in reader.by_ref() {
+        let r = r.unwrap();
+        assert!(!r.since_boot);
+        close(r.devices[0].normalised.read_iops, n as f64, "r/s");
+        close(r.devices[1].normalised.total_iops, 5.5, "r+w");
+        n += 1;
+    }
+    assert_eq!(n, 2000);
+    assert_eq!(read.get(), text.len());
+    assert!(reader.warnings().is_empty() && reader.skipped().is_empty());
+    assert_eq!(reader.lines_read(), text.lines().count());
+    // The same reports as a whole-text parse.
+    let log = parse(&text).unwrap();
+    assert_eq!(log.reports.len(), 2000);
+    assert_eq!(
+        stream(&text, Options::default()),
+        log.reports.into_iter().map(Ok).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn reader_goes_on_after_a_bad_value_and_stops_at_a_malformed_line() {
+    let head = "Linux 5.1 (h) \t01/02/24 \t_x86_64_\t(1 CPU)\n\n";
+    let report = |sda: &str| format!("Device r/s w/s\nsda {sda}\n\n");
+    // A bad value: that report is an error, the next one still comes.
+    let text = format!(
+        "{head}{}{}{}",
+        report("1.00 2.00"),
+        report("1.00 zz"),
+        report("3.00 4.00")
+    );
+    let items = stream(&text, no_values());
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok() && items[2].is_ok());
+    let e = items[1].as_ref().unwrap_err();
+    assert!(e.contains("line 7") && e.contains("'w/s'"), "{e}");
+    assert_eq!(parse(&text).unwrap_err().to_string(), *e);
+    // Decimal commas mixed with points in one report: an error naming the first comma line.
+    let text = format!(
+        "{head}Device r/s w/s\nsda 1,00 2,00\nsdb 1.00 2.00\n\n{}",
+        report("1,50 2,50")
+    );
+    let items = stream(&text, no_values());
+    assert!(
+        items[0].as_ref().unwrap_err().contains("line 4"),
+        "{items:?}"
+    );
+    // ... while each report decides for itself: the next one, all commas, reads.
+    close(
+        items[1].as_ref().unwrap().devices[0].normalised.read_iops,
+        1.5,
+        "1,50",
+    );
+    // A malformed line ends the stream; parse reports it even after an earlier bad value.
+    let text = format!(
+        "{head}{}{}Device r/s w/s\nsda 1.00\n\n{}",
+        report("1.00 2.00"),
+        report("x 2.00"),
+        report("1.00 2.00")
+    );
+    let items = stream(&text, no_values());
+    assert_eq!(items.len(), 3, "{items:?}");
+    assert!(items[1].as_ref().unwrap_err().contains("line 7"));
+    let fatal = items[2].as_ref().unwrap_err();
+    assert!(
+        fatal.contains("line 10") && fatal.contains("2 fields"),
+        "{fatal}"
+    );
+    assert_eq!(parse(&text).unwrap_err().to_string(), *fatal);
+    // No iostat output at all: the error comes at the end.
+    let items = stream("just text\n", no_values());
+    assert_eq!(items.len(), 1);
+    assert!(items[0]
+        .as_ref()
+        .unwrap_err()
+        .contains("expected Linux sysstat iostat output"));
+}
+
+#[test]
+fn reader_decodes_invalid_utf8_lossily_and_drops_a_bom() {
+    let mut bytes = b"\xEF\xBB\xBFLinux 5.1 (h) \t01/02/24 \t_x86_64_\t(1 CPU)\r\n\r\n".to_vec();
+    bytes.extend_from_slice(b"Device r/s w/s\r\nsd\xFFa 1.00 2.00\r\nsdb 3.00 4.00");
+    let items: Vec<_> = Reader::new(&bytes[..], Options::default()).collect();
+    assert_eq!(items.len(), 1);
+    let r = items[0].as_ref().unwrap();
+    assert_eq!(r.devices[0].device, "sd\u{fffd}a");
+    assert_eq!(r.devices[1].device, "sdb");
+    close(
+        r.devices[1].normalised.write_iops,
+        4.0,
+        "w/s on the last line, no end of line",
+    );
+}
+
+#[test]
+fn pretty_split_tables_merge_without_values_too() {
+    // expected.iostat-x-pretty: sdq over 4 tables, merged into one sample.
+    let p = shared(&format!("{SYSSTAT}expected.iostat-x-pretty"));
+    let Ok(text) = std::fs::read_to_string(&p) else {
+        println!("SKIPPED: corpus not found ({})", p.display());
+        return;
+    };
+    let lean = parse_with(&text, no_values()).unwrap();
+    let all = parse(&text).unwrap();
+    let (a, b) = (dev(&all, 0, "sdq"), dev(&lean, 0, "sdq"));
+    assert!(b.values.is_empty());
+    assert_eq!(a.normalised, b.normalised);
+    close(b.normalised.discard_iops, 1.20, "d/s");
+    close(b.normalised.queue_depth, 0.10, "aqu-sz");
 }
