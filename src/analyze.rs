@@ -682,6 +682,30 @@ pub fn run_inputs(
             .into_par_iter()
             .map(|inp| {
                 let file = inp.path.display().to_string();
+                // Linux iostat text is read as a stream (any size, gzip'd or not): its reports go
+                // into the host model one at a time.
+                let streamed = match sizer_parsers::input::peek_text(&inp.path, 64 * 1024) {
+                    Ok(head) => matches!(
+                        sizer_parsers::detect(&head),
+                        Ok(sizer_parsers::Format::IostatText)
+                    ),
+                    Err(_) => false,
+                };
+                if streamed {
+                    let r = match crate::hosts::ingest_iostat_stream(
+                        &file,
+                        &inp.path,
+                        &settings.devices,
+                    ) {
+                        Ok(h) => Ok(Read::Host(Box::new(h))),
+                        Err(e @ (ParseError::Truncated { .. } | ParseError::Section { .. })) => {
+                            Err((true, e.to_string()))
+                        }
+                        Err(e) => Err((false, e.to_string())),
+                    };
+                    bar.inc(1);
+                    return (inp, r);
+                }
                 let r =
                     match sizer_parsers::parse_file(&inp.path) {
                         Ok(Parsed::Awr(report)) => Ok(Read::Awr(Box::new(reduce(file, *report)))),

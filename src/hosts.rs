@@ -35,6 +35,8 @@ use sizer_parsers::disk::{
     self, classify, DateOrder, DeviceReport, DeviceRole, Normalised, Skip, Stamp, SystemHeader,
 };
 
+use sizer_parsers::ParseError;
+
 use crate::analyze::{SeriesStats, Settings, SizeOn, Warning};
 use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
 
@@ -1455,5 +1457,97 @@ pub fn side_by_side(
                 awr_s: (e - b).num_seconds() as f64,
             });
         }
+    }
+}
+
+/// Reads a Linux `iostat` text log as a stream (gzip decompressed on the fly): one report at a
+/// time goes into the [`Ingest`], so memory is bounded by the samples kept, not by the file.
+///
+/// A report with a value that is not a number is left out and counted; a line that does not fit
+/// its header stops the reader: the reports before it are kept and the stop is said (a log copied
+/// while iostat was still writing it ends in a cut line), unless there are none.
+///
+/// # Errors
+/// [`ParseError::Io`] naming the path; the reader's error when no report could be read before it;
+/// [`ParseError::Section`] when the log has no device line at all.
+pub fn ingest_iostat_stream(
+    file: &str,
+    path: &std::path::Path,
+    settings: &DeviceSettings,
+) -> Result<HostSource, ParseError> {
+    use sizer_parsers::iostat;
+    let src = sizer_parsers::input::open_stream(path)?;
+    let opts = iostat::Options {
+        first_is_since_boot: !settings.iostat_y,
+        keep_values: false,
+    };
+    let mut reader = iostat::Reader::new(src, opts);
+    let mut ing = Ingest::new(file, "iostat_text", &settings.selection);
+    let mut samples = 0usize;
+    let mut reports = 0usize;
+    let mut left_out: Vec<Skip> = Vec::new();
+    // An error followed by more reports was one report's bad value (left out, counted); the
+    // last error, with nothing after it, stopped the reader.
+    let mut last_err: Option<ParseError> = None;
+    while let Some(item) = reader.next() {
+        match item {
+            Ok(r) => {
+                if let Some(e) = last_err.take() {
+                    left_out.push(Skip {
+                        line: location_line(&e),
+                        reason: format!("report left out: {e}"),
+                    });
+                }
+                if ing.src.header.is_none() {
+                    ing.header(reader.header().cloned());
+                }
+                samples += r.devices.len();
+                reports += 1;
+                ing.push(&r);
+            }
+            Err(ParseError::Io { source, .. }) => {
+                return Err(ParseError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+            Err(e) => {
+                if let Some(prev) = last_err.replace(e) {
+                    left_out.push(Skip {
+                        line: location_line(&prev),
+                        reason: format!("report left out: {prev}"),
+                    });
+                }
+            }
+        }
+    }
+    let stopped = match last_err {
+        Some(e) if reports == 0 => return Err(e),
+        Some(e) => Some(e.to_string()),
+        None => None,
+    };
+    if samples == 0 && stopped.is_none() {
+        return Err(ParseError::section(
+            "device statistics",
+            None,
+            "device statistics in this Linux iostat log",
+            format!("{reports} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)"),
+        ));
+    }
+    let mut warnings = reader.warnings().to_vec();
+    if let Some(e) = stopped {
+        warnings.push(format!(
+            "reading stopped at a line that does not fit its header ({e}); the {reports} report(s) before it are used"
+        ));
+    }
+    let mut skipped = reader.skipped().to_vec();
+    skipped.extend(left_out);
+    Ok(ing.finish(warnings, skipped))
+}
+
+fn location_line(e: &ParseError) -> usize {
+    match e {
+        ParseError::Section { at, .. } | ParseError::Truncated { at, .. } => at.line.unwrap_or(0),
+        _ => 0,
     }
 }

@@ -507,3 +507,33 @@ fn aix_and_solaris_iostat_fixtures_are_sized() {
         assert!(h["recommendation"].is_object(), "{f}");
     }
 }
+
+/// A log cut in the middle of a line (copied while iostat was still writing): the reports before
+/// the cut are used and the stop is said; the same log gzip'd reads the same.
+#[test]
+fn cut_and_gzipped_iostat_logs() {
+    let text = std::fs::read(root().join("fixtures/iostat/db01-awr-window-12.3.txt")).unwrap();
+    let dir = std::env::temp_dir().join(format!("sizer-hosts-cut-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cut = dir.join("db01-cut.txt");
+    std::fs::write(&cut, &text[..text.len() - 60]).unwrap();
+    let doc = json(&[cut.to_str().unwrap()]);
+    let h = host(&doc, "db01.example.com");
+    // The 11:00:05 report is cut: 10:20:05 and 10:40:05 remain (3,000 and 2,950 IOPS).
+    assert_eq!(h["intervals"], 2);
+    assert_close(&h["statistics"]["total_iops"]["avg"], 2975.0, 1e-9);
+    assert!(h["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["message"].as_str().unwrap().contains("reading stopped")));
+    let gz = dir.join("db01.txt.gz");
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut z, &text).unwrap();
+    std::fs::write(&gz, z.finish().unwrap()).unwrap();
+    let doc = json(&[gz.to_str().unwrap()]);
+    let h = host(&doc, "db01.example.com");
+    assert_eq!(h["intervals"], 3);
+    assert_close(&h["statistics"]["total_iops"]["avg"], 9050.0 / 3.0, 1e-9);
+    let _ = std::fs::remove_dir_all(&dir);
+}

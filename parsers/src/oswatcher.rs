@@ -478,6 +478,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                 &block,
                 crate::iostat::Options {
                     first_is_since_boot: has_banner,
+                    ..crate::iostat::Options::default()
                 },
             ),
             Platform::Aix => unix_iostat::parse_aix_with(
