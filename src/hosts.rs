@@ -186,16 +186,42 @@ fn figures_of(n: &Normalised) -> [Option<f64>; NF] {
     ]
 }
 
+/// A column of `f32` grown in fixed chunks: no doubling of capacity (a `Vec` that grows by
+/// doubling can hold twice its length), so memory is 4 bytes per value plus one chunk.
+#[derive(Debug, Clone, Default)]
+struct Col {
+    chunks: Vec<Vec<f32>>,
+}
+
+impl Col {
+    const CHUNK: usize = 4096;
+
+    fn push(&mut self, v: f32) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < Self::CHUNK => c.push(v),
+            _ => {
+                let mut c = Vec::with_capacity(Self::CHUNK);
+                c.push(v);
+                self.chunks.push(c);
+            }
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = f32> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter().copied())
+    }
+}
+
 /// One device's samples from one source.
 #[derive(Debug, Clone)]
 struct DevSeries {
     name: String,
     role: DeviceRole,
     included: bool,
-    /// Report index of every sample (in the source's reports).
-    at: Vec<u32>,
+    /// Samples (interval reports) pushed.
+    samples: usize,
     /// Kept figures ([`KEPT`]); `None` until a value appears; NaN = unknown.
-    kept: [Option<Vec<f32>>; KEPT.len()],
+    kept: [Option<Col>; KEPT.len()],
     sum: [f64; NF],
     /// Weights of `sum` (1 per sample, or the requests behind a ratio).
     wsum: [f64; NF],
@@ -211,7 +237,7 @@ impl DevSeries {
             name: name.to_string(),
             role,
             included,
-            at: Vec::new(),
+            samples: 0,
             kept: Default::default(),
             sum: [0.0; NF],
             wsum: [0.0; NF],
@@ -231,13 +257,16 @@ impl DevSeries {
     }
 
     fn push(&mut self, report: u32, f: &[Option<f64>; NF]) {
-        let k = self.at.len();
-        self.at.push(report);
+        let k = self.samples;
+        self.samples += 1;
         for (slot, &fi) in KEPT.iter().enumerate() {
             match (f[fi], &mut self.kept[slot]) {
                 (Some(v), Some(col)) => col.push(v as f32),
                 (Some(v), none @ None) => {
-                    let mut col = vec![f32::NAN; k];
+                    let mut col = Col::default();
+                    for _ in 0..k {
+                        col.push(f32::NAN);
+                    }
                     col.push(v as f32);
                     *none = Some(col);
                 }
@@ -270,7 +299,7 @@ impl DevSeries {
 /// Host totals of one report.
 #[derive(Debug, Clone, Copy, Default)]
 struct HostRow {
-    v: [Option<f64>; NF],
+    v: HostFigures,
     devices: u32,
 }
 
@@ -320,9 +349,11 @@ pub struct Ingest<'a> {
     index: HashMap<(String, bool), usize>,
     selection: &'a DeviceSelection,
     /// `sar -b` samples (a host-wide read/write split) by report.
-    sar_b: Vec<Option<[Option<f64>; NF]>>,
+    sar_b: HashMap<usize, [Option<f64>; NF]>,
     /// A device-mapper or md device was seen (see [`HostSource`]'s `alt_rows`).
     has_alt: bool,
+    /// A selected device has been seen: the fallback totals are not kept.
+    seen_disk: bool,
 }
 
 impl<'a> Ingest<'a> {
@@ -345,8 +376,9 @@ impl<'a> Ingest<'a> {
             },
             index: HashMap::new(),
             selection,
-            sar_b: Vec::new(),
+            sar_b: HashMap::new(),
             has_alt: false,
+            seen_disk: false,
         }
     }
 
@@ -401,14 +433,24 @@ impl<'a> Ingest<'a> {
             }
         }
         let row = host_row(&main);
-        if !alt.is_empty() && !self.has_alt {
+        if !alt.is_empty() && !self.has_alt && !self.seen_disk {
             self.has_alt = true;
             self.src.alt_rows = vec![HostRow::default(); self.src.rows.len()];
         }
         if self.has_alt {
             self.src.alt_rows.push(host_row(&alt));
         }
-        self.sar_b.push(sar_b);
+        if let Some(b) = sar_b {
+            self.sar_b.insert(self.src.rows.len(), b);
+        }
+        // Once a whole disk is seen, the device-mapper fallback is not needed.
+        if row.devices > 0 && self.has_alt {
+            self.has_alt = false;
+            self.src.alt_rows = Vec::new();
+        }
+        if row.devices > 0 {
+            self.seen_disk = true;
+        }
         self.src.rows.push(row);
     }
 
@@ -420,14 +462,17 @@ impl<'a> Ingest<'a> {
         // (within 5 % + 0.05); a partial `--devices` selection or stacked devices do not.
         let mut used_b = false;
         let mut mismatched = 0usize;
-        for (row, b) in self
+        let n = self.src.rows.len();
+        for (k, row) in self
             .src
             .rows
             .iter_mut()
             .chain(self.src.alt_rows.iter_mut())
-            .zip(self.sar_b.iter().cycle())
+            .enumerate()
         {
-            let Some(b) = b else { continue };
+            let Some(b) = self.sar_b.get(&(k % n.max(1))) else {
+                continue;
+            };
             if row.v[READ_IOPS].is_none() && row.v[WRITE_IOPS].is_none() && row.devices > 0 {
                 match (row.v[TOTAL_IOPS], b[TOTAL_IOPS]) {
                     (Some(t), Some(bt)) if (t - bt).abs() <= 0.05 + 0.05 * bt => {
@@ -439,16 +484,16 @@ impl<'a> Ingest<'a> {
                 }
             }
         }
-        self.src.b_rows = self
-            .sar_b
-            .iter()
-            .map(|b| match b {
-                Some(f) => HostRow { v: *f, devices: 1 },
-                None => HostRow::default(),
-            })
-            .collect();
-        if !self.src.b_rows.iter().any(|r| r.devices > 0) {
-            self.src.b_rows.clear();
+        if !self.sar_b.is_empty() {
+            self.src.b_rows = (0..n)
+                .map(|k| match self.sar_b.get(&k) {
+                    Some(f) => HostRow {
+                        v: std::array::from_fn(|i| f[i]),
+                        devices: 1,
+                    },
+                    None => HostRow::default(),
+                })
+                .collect();
         }
         self.src.warnings = warnings;
         self.src.split_from_sar_b = used_b;
@@ -602,7 +647,11 @@ pub struct AwrSideBySide {
 
 /// One interval of a host series: end time, length in seconds (known or the median), and the
 /// host figures in [`FIGURES`] order (null = unknown).
-pub type SeriesRow = (Option<NaiveDateTime>, f64, [Option<f64>; NF]);
+pub type SeriesRow = (Option<NaiveDateTime>, f64, HostFigures);
+
+/// Host figures of one interval, in [`FIGURES`] order up to `queue_depth` (`%util` and `svctm`
+/// are per device only); `None` = unknown.
+pub type HostFigures = [Option<f64>; HOST_FIGURES];
 
 /// The analysis of one host over all its OS logs, with the recommendation.
 #[derive(Debug, Clone, Serialize)]
@@ -707,7 +756,7 @@ pub fn hosts(
 type Entry = (
     Option<NaiveDateTime>,
     Option<f64>,
-    [Option<f64>; NF],
+    HostFigures,
     usize,
     usize,
 );
@@ -1091,7 +1140,7 @@ fn host(
         let parts = &dev_groups[&key];
         let name = &key.0;
         let first = parts[0].1;
-        let samples: usize = parts.iter().map(|(_, d)| d.at.len()).sum();
+        let samples: usize = parts.iter().map(|(_, d)| d.samples).sum();
         let mut figures = BTreeMap::new();
         for (fi, (fname, unit)) in FIGURES.iter().enumerate() {
             let n: u32 = parts.iter().map(|(_, d)| d.n[fi]).sum();
@@ -1112,7 +1161,7 @@ fn host(
                     let vals: Vec<f32> = parts
                         .iter()
                         .filter_map(|(_, d)| d.kept[slot].as_ref())
-                        .flat_map(|c| c.iter().copied())
+                        .flat_map(|c| c.iter())
                         .filter(|v| !v.is_nan())
                         .collect();
                     let ca = Float32Chunked::from_vec("v".into(), vals);
@@ -1178,7 +1227,9 @@ fn host(
             .filter_map(|(i, x)| x.2[TOTAL_IOPS].map(|v| (i, (v - target).abs())))
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(i, _)| i);
-        let cf = character.map(|i| series[i].2).unwrap_or([None; NF]);
+        let cf = character
+            .map(|i| series[i].2)
+            .unwrap_or([None; HOST_FIGURES]);
         let (read_mb, write_mb) = match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s"))
         {
             (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
@@ -1277,10 +1328,12 @@ fn host(
         x.0.map(|t| t - chrono::Duration::milliseconds((l.or(med).unwrap_or(0.0) * 1000.0) as i64))
     });
     let end = series.iter().rev().find_map(|x| x.0);
+    let intervals = series.len();
+    // Moved, not copied: a day of 1-second intervals is 86,400 rows.
     let out_series = series
-        .iter()
-        .zip(&weights)
-        .map(|(x, w)| (x.0, *w, x.2))
+        .into_iter()
+        .zip(weights)
+        .map(|(x, w)| (x.0, w, x.2))
         .collect();
     Ok(HostAnalysis {
         host: name.to_string(),
@@ -1288,7 +1341,7 @@ fn host(
         sources: infos,
         begin: iso(begin),
         end: iso(end),
-        intervals: series.len(),
+        intervals,
         interval_s: med,
         selection: dev.selection.describe(),
         statistics,
