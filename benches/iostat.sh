@@ -2,7 +2,8 @@
 # Benchmark: the streaming Linux iostat parser (sizer_parsers::iostat::Reader) over a generated
 # one-day `iostat -xt 1` log (86,400 reports, sysstat 12.x `-x` layout with discard and flush
 # columns, 64 devices: about 1.1 GB), next to `jc --iostat` (Python jc from PyPI) on a 100 MB
-# slice of the same file, and `sizer analyze` when the binary reads iostat logs. Prints a
+# slice of the same file, the whole-text `iostat::parse_bytes` on the slices, and `sizer analyze`
+# when the binary reads iostat logs. Prints a
 # Markdown table: tool, input, wall time (best and median of RUNS), MB/s (10^6 bytes per second)
 # and peak RSS (maximum resident set size from GNU time).
 #
@@ -15,7 +16,9 @@
 #   JC_RUNS                   timing runs of jc per slice (default RUNS); JC=0 skips jc
 #   SIZER_BIN                 the sizer binary (default $CARGO_TARGET_DIR/release/sizer, built
 #                             with BUILD_SIZER=1; skipped when absent or when it cannot read
-#                             the log); SIZER_FULL=0 runs it on the slices only
+#                             the log); SIZER_RUNS timing runs on the whole log (default RUNS;
+#                             a whole-text parser needs about 11 GB for it), SIZER_FULL=0 runs it
+#                             on the slices only
 #
 # The log and the jc virtual environment live under the cargo target directory (not in git).
 # Needs python3 (venv, pip) for jc, and GNU time (/usr/bin/time). Not part of the tests: timings
@@ -73,7 +76,7 @@ measure() { # measure LABEL FILE RUNS CMD...: wall best/median and peak RSS over
       best = w[1]; med = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2
       if (best <= 0) best = 0.01
       if (med <= 0) med = 0.01
-      printf "| %s | %.1f MB | %d | %.2f s | %.2f s | %.1f | %.1f | %.0f MiB |\n",
+      printf "| %s | %.1f MB | %d | %.2f s | %.2f s | %.1f | %.1f | %.1f MiB |\n",
         l, s / 1e6, n, best, med, s / 1e6 / best, s / 1e6 / med, r / 1024
     }')")
 }
@@ -93,6 +96,7 @@ if [ "${JC:-1}" != 0 ]; then
     for mb in $slices; do
       s=$(slice "$mb")
       measure "sizer-parsers Reader, keep_values=false" "$s" "$runs" "$ex/iostat_speed" "$s"
+      measure "sizer-parsers parse_bytes (whole text in memory)" "$s" "$runs" "$ex/iostat_speed" --whole "$s"
       measure "jc --iostat" "$s" "$jc_runs" sh -c '"$0" --iostat < "$1"' "$venv/bin/jc" "$s" || true
     done
   fi
@@ -112,7 +116,7 @@ else
     measure "sizer analyze -f json" "$s" "$runs" "$sizer" analyze "$s" -f json -o /dev/null || true
   done
   if [ "${SIZER_FULL:-1}" != 0 ]; then
-    measure "sizer analyze -f json" "$log" "$runs" "$sizer" analyze "$log" -f json -o /dev/null || true
+    measure "sizer analyze -f json" "$log" "${SIZER_RUNS:-$runs}" "$sizer" analyze "$log" -f json -o /dev/null || true
   fi
 fi
 

@@ -227,6 +227,7 @@ fn fixture_11_5_old_keys_with_timestamps() {
         &text,
         Options {
             first_is_since_boot: false,
+            ..Options::default()
         },
     )
     .unwrap();
