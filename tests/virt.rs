@@ -207,3 +207,24 @@ fn hana_checks_are_optional_and_sourced() {
         .unwrap()
         .contains("MSFT-HANA-STORAGE"));
 }
+
+/// PowerCLI export of a cluster and one of its hosts: the front end is the cluster's
+/// VMConsumption alone (the host's IO is inside it), 1,500 and 1,650 IOPS; the back end writes
+/// twice per write with no extra reads (RAID-1 FTT=1); a recommendation is made.
+#[test]
+fn powercli_cluster_not_added_to_its_host() {
+    let doc = json(&["fixtures/vsan/get-vsanstat-cluster-and-host-en-US.csv"]);
+    let v = &doc["virtual"][0];
+    assert!(v["front_end"]["basis"]
+        .as_str()
+        .unwrap()
+        .contains("of VSAN-Cluster"));
+    let fe = &v["front_end"]["statistics"];
+    close(&fe["total_iops"]["max"], 1650.0, 1e-9);
+    close(&fe["read_latency_ms"]["max"], 1.1, 1e-12);
+    close(&fe["write_mb_s"]["max"], 9.0112, 1e-9);
+    close(&v["measured_write_amplification"], 2.0, 1e-9);
+    close(&v["measured_extra_reads_per_write"], 0.0, 1e-9);
+    assert_eq!(v["closest_policy"], "raid1-ftt1");
+    assert!(v["recommendation"].is_object());
+}
