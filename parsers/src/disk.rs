@@ -12,6 +12,8 @@
 //! disks) and time-stamp reading with an explicit date order ([`resolve_times`]).
 
 use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
+
+use crate::num::{number, Scale};
 use serde::Serialize;
 
 pub(crate) const MIB: f64 = 1_048_576.0;
@@ -420,6 +422,100 @@ pub fn sysstat_normalise(values: &[(String, Option<f64>)]) -> Normalised {
         util_pct: lookup(values, "%util").flatten(),
         service_ms: lookup(values, "svctm").flatten(),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text helpers shared by the sysstat text parsers (iostat, sar)
+// ---------------------------------------------------------------------------------------------
+
+/// One value cell. `--human` suffixes (`k`, `M`, `G`, `T`, `P`: 1024-based bytes, as sysstat's
+/// `cprintf_u64`/`cprintf_f` print them) are converted back into the column's unit.
+pub(crate) fn sysstat_cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
+    let owned;
+    let mut s = tok;
+    if comma {
+        owned = tok.replace(',', ".");
+        s = &owned;
+    }
+    let s = s.strip_suffix('%').unwrap_or(s);
+    let suffixed = s.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
+    if !suffixed {
+        return number(s, Scale::Decimal);
+    }
+    match sysstat_unit_bytes(column) {
+        Some(ub) => {
+            let bytes = match s.strip_suffix('B') {
+                Some(b) => number(b, Scale::Binary)?,
+                None => number(s, Scale::Binary)?,
+            };
+            Ok(bytes.map(|b| b / ub))
+        }
+        None => number(s, Scale::Decimal),
+    }
+}
+
+pub(crate) fn clip(s: &str) -> String {
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(120).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Removes ANSI SGR escapes (`ESC [ … m`).
+pub(crate) fn strip_ansi(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\u{1b}') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut it = line.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\u{1b}' && it.peek() == Some(&'[') {
+            it.next();
+            for c in it.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `Linux <release> (<host>) <date…> [_<arch>_] [(<N> CPU)]`.
+pub(crate) fn linux_banner(toks: &[&str]) -> Option<SystemHeader> {
+    if toks.len() < 3 || toks[0] != "Linux" {
+        return None;
+    }
+    let host = toks[2].strip_prefix('(')?.strip_suffix(')')?;
+    let mut arch = None;
+    let mut cpus = None;
+    let mut date = Vec::new();
+    let mut k = 3;
+    while k < toks.len() {
+        let t = toks[k];
+        if t.len() > 2 && t.starts_with('_') && t.ends_with('_') {
+            arch = Some(t.trim_matches('_').to_string());
+        } else if let Some(n) = t.strip_prefix('(') {
+            if toks.get(k + 1).is_some_and(|c| c.starts_with("CPU")) {
+                cpus = n.parse().ok();
+                k += 1;
+            }
+        } else if arch.is_none() && cpus.is_none() {
+            date.push(t);
+        }
+        k += 1;
+    }
+    Some(SystemHeader {
+        sysname: toks[0].to_string(),
+        kernel: toks[1].to_string(),
+        host: host.to_string(),
+        date: (!date.is_empty()).then(|| date.join(" ")),
+        arch,
+        cpus,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -145,7 +145,6 @@
 //! assert!(log.reports[1].summary);
 //! ```
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use nom::branch::alt;
@@ -155,10 +154,9 @@ use nom::combinator::{all_consuming, map, map_res, opt, verify};
 use nom::sequence::preceded;
 use nom::Parser;
 
-use crate::disk::{sysstat_known, sysstat_normalise, sysstat_unit_bytes};
+use crate::disk::{sysstat_known, sysstat_normalise};
 pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
 use crate::error::ParseError;
-use crate::num::{number, Scale};
 
 /// Format id of the logs this module produces ([`DeviceLog::format`]).
 pub const FORMAT_ID: &str = "sar_text";
@@ -938,62 +936,7 @@ fn unix_aggregate(name: &str) -> bool {
     HBA_DRIVERS.contains(&drv) && (rest.is_empty() || starts_digit)
 }
 
-/// One value cell. `--human` suffixes (`k`, `M`, `G`, `T`, `P`: 1024-based bytes, as sysstat's
-/// `cprintf_u64`/`cprintf_f` print them) are converted back into the column's unit; a trailing `%`
-/// is dropped.
-fn cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
-    let owned;
-    let mut s = tok;
-    if comma {
-        owned = tok.replace(',', ".");
-        s = &owned;
-    }
-    let s = s.strip_suffix('%').unwrap_or(s);
-    let suffixed = s.chars().last().is_some_and(|c| c.is_ascii_alphabetic());
-    if !suffixed {
-        return number(s, Scale::Decimal);
-    }
-    match sysstat_unit_bytes(column) {
-        Some(ub) => {
-            let bytes = match s.strip_suffix('B') {
-                Some(b) => number(b, Scale::Binary)?,
-                None => number(s, Scale::Binary)?,
-            };
-            Ok(bytes.map(|b| b / ub))
-        }
-        None => number(s, Scale::Decimal),
-    }
-}
-
-fn clip(s: &str) -> String {
-    if s.chars().count() > 120 {
-        format!("{}…", s.chars().take(120).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
-/// Removes ANSI escapes (`ESC [ … m`).
-fn strip_ansi(line: &str) -> Cow<'_, str> {
-    if !line.contains('\u{1b}') {
-        return Cow::Borrowed(line);
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut it = line.chars().peekable();
-    while let Some(c) = it.next() {
-        if c == '\u{1b}' && it.peek() == Some(&'[') {
-            it.next();
-            for c in it.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
-}
+use crate::disk::{clip, strip_ansi, sysstat_cell as cell};
 
 /// A token that is a value, not a name: `12`, `-3.85`, `+0.00`, `.5`, `0,06`, `1.6k`.
 fn numeric(t: &str) -> bool {
@@ -1145,36 +1088,7 @@ fn banner_line(toks: &[&str]) -> Option<SystemHeader> {
 }
 
 fn linux_banner(toks: &[&str]) -> Option<SystemHeader> {
-    if toks.len() < 3 {
-        return None;
-    }
-    let host = toks[2].strip_prefix('(')?.strip_suffix(')')?;
-    let mut arch = None;
-    let mut cpus = None;
-    let mut date = Vec::new();
-    let mut k = 3;
-    while k < toks.len() {
-        let t = toks[k];
-        if t.len() > 2 && t.starts_with('_') && t.ends_with('_') {
-            arch = Some(t.trim_matches('_').to_string());
-        } else if let Some(n) = t.strip_prefix('(') {
-            if toks.get(k + 1).is_some_and(|c| c.starts_with("CPU")) {
-                cpus = n.parse().ok();
-                k += 1;
-            }
-        } else if arch.is_none() && cpus.is_none() {
-            date.push(t);
-        }
-        k += 1;
-    }
-    Some(SystemHeader {
-        sysname: toks[0].to_string(),
-        kernel: toks[1].to_string(),
-        host: host.to_string(),
-        date: (!date.is_empty()).then(|| date.join(" ")),
-        arch,
-        cpus,
-    })
+    crate::disk::linux_banner(toks)
 }
 
 fn unix_banner(toks: &[&str]) -> Option<SystemHeader> {
