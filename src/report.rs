@@ -1132,7 +1132,7 @@ fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) -> io::Result
     }
     writeln!(
         out,
-        "Device figures are means of the samples. `%util` and `svctm` are shown, never used for sizing: a device that serves requests in parallel (NVMe, RAID, SAN LUN) can be 100 % busy with room to spare.\n"
+        "Device figures are means of the samples (latencies and IO sizes weighted by the requests behind them). `%util` and `svctm` are shown, never used for sizing: a device that serves requests in parallel (NVMe, RAID, SAN LUN) can be 100 % busy with room to spare.\n"
     )?;
     if !h.awr.is_empty() {
         writeln!(out, "## AWR and OS side by side\n")?;
