@@ -4,7 +4,7 @@
 //! The file holds the model's rows (columns in [`crate::model::COLUMNS`]): one row per source,
 //! instance, interval and statistic, with the AWR statistic names verbatim. It is written to a
 //! temporary file beside the target and renamed into place, so a failure leaves no partial file.
-//! Host series of OS disk logs are written too (see [`write`]).
+//! Host series of OS disk logs are written too (see [`fn@write`]).
 
 use std::path::Path;
 
