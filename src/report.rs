@@ -156,7 +156,8 @@ fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<(
     writeln!(
         out,
         "Sized for {} IOPS and {} MB/s ({} MiB/s): the workload figures above plus {} % headroom. Rules: {} (catalogue as of {}).\n",
-        fmt_num(r.sized_iops, 0),
+        // Whole IOPS, but not "0" for a near-idle load.
+        fmt_num(r.sized_iops, if r.sized_iops < 10.0 { 2 } else { 0 }),
         fmt_num(r.sized_mb_s, 2),
         fmt_num(r.sized_mib_s, 2),
         fmt_num(r.headroom_pct, 0),
