@@ -757,6 +757,20 @@ fn warning_legend(id: &str) -> &'static str {
     }
 }
 
+/// A summary table's cell for one platform: `count × tier` (or why none) and its monthly cost.
+fn platform_choice(rec: Option<&Recommendation>, platform: &str) -> (String, Option<f64>) {
+    let Some(r) = rec else {
+        return ("–".into(), None);
+    };
+    match r.platforms.iter().find(|x| x.platform == platform) {
+        Some(pr) => match &pr.recommended {
+            Some(o) => (format!("{} × {}", o.count, o.tier_id), o.monthly_cost_usd),
+            None => ("none feasible".into(), None),
+        },
+        None => ("–".into(), None),
+    }
+}
+
 fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     let size_on = run.databases.first().map(|d| d.size_on).unwrap_or_default();
     let stat_name = if size_on == SizeOn::Avg {
@@ -812,18 +826,7 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     let mut ids_seen: Vec<String> = Vec::new();
     for d in &run.databases {
         let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
-        let rec = |p: &str| -> (String, Option<f64>) {
-            let Some(r) = &d.recommendation else {
-                return ("–".into(), None);
-            };
-            match r.platforms.iter().find(|x| x.platform == p) {
-                Some(pr) => match &pr.recommended {
-                    Some(o) => (format!("{} × {}", o.count, o.tier_id), o.monthly_cost_usd),
-                    None => ("none feasible".into(), None),
-                },
-                None => ("–".into(), None),
-            }
-        };
+        let rec = |p: &str| platform_choice(d.recommendation.as_ref(), p);
         let (onprem, _) = rec("onprem");
         let (aws, cost) = rec("aws");
         let iops = stat(&d.sizing_basis);
@@ -1224,18 +1227,7 @@ fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     ]);
     for h in &run.hosts {
         let stat = |f: &str| h.statistics.get(f).and_then(|s| s.get(h.size_on));
-        let rec = |p: &str| -> (String, Option<f64>) {
-            let Some(r) = &h.recommendation else {
-                return ("–".into(), None);
-            };
-            match r.platforms.iter().find(|x| x.platform == p) {
-                Some(pr) => match &pr.recommended {
-                    Some(o) => (format!("{} × {}", o.count, o.tier_id), o.monthly_cost_usd),
-                    None => ("none feasible".into(), None),
-                },
-                None => ("–".into(), None),
-            }
-        };
+        let rec = |p: &str| platform_choice(h.recommendation.as_ref(), p);
         let (onprem, _) = rec("onprem");
         let (aws, cost) = rec("aws");
         let mut ids: Vec<&str> = Vec::new();
