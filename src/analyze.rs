@@ -67,6 +67,8 @@ pub struct Settings {
     pub headroom_pct: Option<f64>,
     /// Data capacity to provision, GiB; `None` = unknown (size for performance only).
     pub capacity_gib: Option<f64>,
+    /// Host type whose storage caps apply (`--instance`, an `[[instance]]` id of the catalogue).
+    pub instance: Option<String>,
     /// Platforms to recommend for (`onprem`, `aws`); empty = all.
     pub platforms: Vec<String>,
     /// The statistic of the interval series to size on.
@@ -949,6 +951,26 @@ pub fn series_frame(dbs: &[DatabaseAnalysis]) -> PolarsResult<DataFrame> {
     DataFrame::new(n, cols)
 }
 
+/// Minutes of the longest run of consecutive intervals whose value is at least `target` (each
+/// `(value, minutes)` in time order; a missing value breaks a run): how long a load at the sizing
+/// figure lasted. `None` when no interval reaches it or lengths are unknown.
+pub(crate) fn sustained_minutes(
+    values: impl Iterator<Item = (Option<f64>, Option<f64>)>,
+    target: f64,
+) -> Option<f64> {
+    let (mut best, mut run) = (0.0_f64, 0.0_f64);
+    for (v, len) in values {
+        match (v, len) {
+            (Some(v), Some(l)) if v >= target * (1.0 - 1e-9) => {
+                run += l;
+                best = best.max(run);
+            }
+            _ => run = 0.0,
+        }
+    }
+    (best > 0.0).then_some(best)
+}
+
 /// Statistics of one figure over intervals, computed with polars.
 fn stats_of(
     values: &[Option<f64>],
@@ -1466,12 +1488,30 @@ fn database(
                 log_write_ms: o6(cw.log_file_parallel_write_ms.exact),
                 capacity_gib: settings.capacity_gib,
                 window_minutes: character_row.and_then(|c| c.interval.elapsed_min),
+                peak_minutes: sustained_minutes(
+                    counted.iter().map(|i| {
+                        (
+                            if basis == "required_iops" {
+                                i.workload.required_iops.exact
+                            } else {
+                                i.workload.measured_iops.exact
+                            },
+                            i.interval.elapsed_min,
+                        )
+                    }),
+                    t,
+                )
+                .or(character_row.and_then(|c| c.interval.elapsed_min)),
+                mean_iops: statistics.get(basis).and_then(|s| s.avg).map(r6),
+                large_read_ms: o6(cw.db_file_scattered_read_ms.exact),
+                latency_basis: None,
             };
             let opts = Options {
                 headroom_pct: settings.headroom_pct,
                 platforms: settings.platforms.clone(),
                 figure_decimals: Some(cw.required_iops.decimals),
                 formula: None,
+                instance: settings.instance.clone(),
             };
             let rec = rules::recommend(rules, &demand, &opts);
             for f in rec

@@ -132,6 +132,9 @@ pub const FIGURES: [(&str, &str); 13] = [
 const NF: usize = FIGURES.len();
 // Indexes into FIGURES.
 const TOTAL_IOPS: usize = 0;
+/// Average read size up to which a host's r_await is graded as a small random read on the IO
+/// report card (the Delphix random-read test uses small blocks; tier-catalog §4.4), KiB.
+const SMALL_READ_KIB: f64 = 32.0;
 const READ_IOPS: usize = 1;
 const WRITE_IOPS: usize = 2;
 const TOTAL_MB: usize = 3;
@@ -1259,6 +1262,9 @@ fn host(
             _ => None,
         };
         let r6 = |v: f64| (v * 1e6).round() / 1e6;
+        let avg_read_kib = kib(cf[READ_MB], cf[READ_IOPS]);
+        let r_await = statistics.get("r_await_ms").and_then(|s| s.avg);
+        let small_reads = avg_read_kib.is_some_and(|k| k <= SMALL_READ_KIB);
         demand = Demand {
             required_iops: r6(target),
             read_iops: r6(ri),
@@ -1270,16 +1276,34 @@ fn host(
             small_read_share: None,
             direct_read_share: None,
             cache_hit_pct: None,
-            single_block_read_ms: None,
+            // Small reads' r_await is the OS view of a single-block read; large reads are
+            // graded as sequential reads.
+            single_block_read_ms: small_reads.then_some(r_await).flatten().map(r6),
+            large_read_ms: (!small_reads).then_some(r_await).flatten().map(r6),
             log_write_ms: None,
             capacity_gib: settings.capacity_gib,
             window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
+            peak_minutes: crate::analyze::sustained_minutes(
+                series
+                    .iter()
+                    .zip(&lens)
+                    .map(|(x, l)| (x.2[TOTAL_IOPS], l.or(med).map(|s| s / 60.0))),
+                target,
+            ),
+            mean_iops: statistics.get("total_iops").and_then(|s| s.avg).map(r6),
+            latency_basis: r_await.map(|_| {
+                format!(
+                    "iostat r_await, request-weighted average over the log (average read {} KiB)",
+                    avg_read_kib.map_or("unknown".to_string(), |k| format!("{k:.1}"))
+                )
+            }),
         };
         let opts = Options {
             headroom_pct: settings.headroom_pct,
             platforms: settings.platforms.clone(),
             figure_decimals: Some(2),
             formula: Some("host total r/s + w/s + d/s (sysstat tps)".into()),
+            instance: settings.instance.clone(),
         };
         let rec = rules::recommend(rules, &demand, &opts);
         for f in rec

@@ -27,6 +27,28 @@ enum Command {
     /// Analyse reports and recommend storage.
     #[command(after_long_help = EXAMPLES)]
     Analyze(AnalyzeArgs),
+    /// List the tier catalogue: every tier's limits, price model, latency class and sources.
+    Tiers(TiersArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct TiersArgs {
+    /// Platforms to list: aws, azure, gcp, onprem or all (repeatable or comma-separated).
+    #[arg(
+        long,
+        value_name = "TARGET",
+        value_delimiter = ',',
+        default_value = "all"
+    )]
+    target: Vec<Target>,
+
+    /// Use this catalogue (a tiers TOML file) or rules directory instead of the built-in one.
+    #[arg(long, value_name = "FILE|DIR")]
+    rules: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(long, short = 'f', value_enum, default_value_t = Format::Markdown)]
+    format: Format,
 }
 
 const EXAMPLES: &str = "\
@@ -37,15 +59,21 @@ Examples:
   JSON for scripts, written atomically to a file:
     $ sizer analyze --format json -o sizing.json awrrpt.html
 
-  40 % headroom, 2 TiB of data, AWS options only:
-    $ sizer analyze --headroom 40 --capacity-gib 2048 --platform aws awrrpt.html
+  40 % headroom, 2 TiB of data, AWS options only, on an r5.4xlarge:
+    $ sizer analyze --headroom 40 --capacity 2TiB --target aws --instance r5.4xlarge awrrpt.html
+
+  Every target (on-premises, AWS, Azure, Google Cloud), costed:
+    $ sizer analyze --target all awrrpt.html
+
+  The tier catalogue with its sources:
+    $ sizer tiers --target azure
 
   A week of hourly reports of every instance, sized on the busiest hour, with the
   columnar model for DuckDB:
     $ sizer analyze --size-on max --export fleet.parquet -o fleet.md ./awr-reports/
 
-  Use your own tier catalogue and rules (a copy of rules/):
-    $ sizer analyze --rules ./my-rules awrrpt.html";
+  Use your own tier catalogue (a copy of rules/tiers.toml) or rules directory:
+    $ sizer analyze --rules ./my-tiers.toml awrrpt.html";
 
 #[derive(clap::Args, Debug)]
 struct AnalyzeArgs {
@@ -88,17 +116,32 @@ struct AnalyzeArgs {
     #[arg(long, value_name = "PCT", allow_negative_numbers = true)]
     headroom: Option<f64>,
 
-    /// Data capacity to provision, GiB (2^30 bytes), > 0. Without it, drives and volumes are sized
-    /// for IOPS and throughput only.
-    #[arg(long, value_name = "GIB", allow_negative_numbers = true)]
-    capacity_gib: Option<f64>,
+    /// Data capacity to provision, > 0: a number of GiB (2^30 bytes) or a size with a unit
+    /// (`500GiB`, `2TiB`, `800GB`, `1.5TB`; GB/TB are 10^9/10^12 bytes). AWR and Statspack
+    /// reports carry no datafile size, so without it drives and volumes are sized for IOPS and
+    /// throughput only.
+    #[arg(long, visible_alias = "capacity-gib", value_name = "SIZE", value_parser = parse_capacity)]
+    capacity: Option<f64>,
 
-    /// Recommend for these platforms only (repeatable).
-    #[arg(long, value_enum)]
-    platform: Vec<Platform>,
+    /// Where to look: aws, azure, gcp, onprem or all (repeatable or comma-separated) [default:
+    /// all].
+    #[arg(
+        long,
+        visible_alias = "platform",
+        value_name = "TARGET",
+        value_delimiter = ','
+    )]
+    target: Vec<Target>,
 
-    /// Directory holding tiers.toml and sizing.toml to use instead of the built-in rules.
-    #[arg(long, value_name = "DIR")]
+    /// Host type whose storage caps apply (an `[[instance]]` of the catalogue, e.g. r5.4xlarge,
+    /// Standard_E32s_v5, n2-standard-32; `sizer tiers` lists them). Only its platform is capped.
+    #[arg(long, value_name = "TYPE")]
+    instance: Option<String>,
+
+    /// Rules to use instead of the built-in ones: a tiers TOML file (a copy of rules/tiers.toml),
+    /// a sizing TOML file (rules/sizing.toml), or a directory holding tiers.toml and
+    /// sizing.toml.
+    #[arg(long, value_name = "FILE|DIR")]
     rules: Option<PathBuf>,
 
     /// OS disk logs: devices that make the host total. `disks` (default): whole disks and LUNs
@@ -157,11 +200,76 @@ enum SizeOnArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Platform {
-    /// On-premises arrays (enterprise flash, 15K HDD RAID).
+enum Target {
+    /// On-premises arrays (NVMe and SAS flash, 15K/10K/7.2K HDD in RAID 10/5/6).
     Onprem,
     /// AWS EBS volumes.
     Aws,
+    /// Azure managed disks.
+    Azure,
+    /// Google Cloud Persistent Disk and Hyperdisk.
+    Gcp,
+    /// Every platform of the catalogue.
+    All,
+}
+
+/// Platform ids for `targets`; empty = all.
+fn platform_ids(targets: &[Target]) -> Vec<String> {
+    if targets.is_empty() || targets.contains(&Target::All) {
+        return Vec::new();
+    }
+    targets
+        .iter()
+        .map(|t| {
+            match t {
+                Target::Onprem => "onprem",
+                Target::Aws => "aws",
+                Target::Azure => "azure",
+                Target::Gcp => "gcp",
+                Target::All => "all",
+            }
+            .to_string()
+        })
+        .collect()
+}
+
+/// `--capacity`: GiB, or a number with a unit (KiB..PiB = 2^10.., KB..PB = 10^3..), in GiB.
+fn parse_capacity(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a size such as 2048, 500GiB or 2TiB, got \"{s}\""))?;
+    let bytes_per = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "g" | "gi" | "gib" => 1024f64.powi(3),
+        "m" | "mi" | "mib" => 1024f64.powi(2),
+        "t" | "ti" | "tib" => 1024f64.powi(4),
+        "p" | "pi" | "pib" => 1024f64.powi(5),
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        "pb" => 1e15,
+        u => {
+            return Err(format!(
+                "unknown unit \"{u}\" (use MiB, GiB, TiB, PiB or MB, GB, TB, PB)"
+            ))
+        }
+    };
+    let gib = v * bytes_per / 1024f64.powi(3);
+    if !gib.is_finite() || gib <= 0.0 {
+        return Err(format!("must be a size > 0, got \"{s}\""));
+    }
+    Ok(gib)
+}
+
+fn load_rules(path: Option<&Path>) -> Result<RuleSet, String> {
+    match path {
+        Some(p) => RuleSet::load(p),
+        None => RuleSet::builtin(),
+    }
+    .map_err(|e| e.to_string())
 }
 
 fn names(paths: &[PathBuf]) -> String {
@@ -176,6 +284,30 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Analyze(a) => analyze_cmd(a),
+        Command::Tiers(t) => tiers_cmd(t),
+    }
+}
+
+fn tiers_cmd(t: TiersArgs) -> ExitCode {
+    let rules = match load_rules(t.rules.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sizer: rules: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let ids = platform_ids(&t.target);
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let r = match t.format {
+        Format::Markdown => report::tiers_markdown(&rules, &ids, &mut out),
+        Format::Json => report::tiers_json(&rules, &ids, &mut out),
+    };
+    match r.and_then(|_| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("sizer: writing to stdout: {e}");
+            ExitCode::from(1)
+        }
+        _ => ExitCode::SUCCESS,
     }
 }
 
@@ -186,19 +318,10 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    if let Some(v) = a.capacity_gib {
-        if !v.is_finite() || v <= 0.0 {
-            eprintln!("sizer: --capacity-gib must be a number > 0, got {v}");
-            return ExitCode::from(2);
-        }
-    }
     if a.output.as_deref() == Some(Path::new("-")) {
         a.output = None;
     }
-    let rules = match &a.rules {
-        Some(dir) => RuleSet::load_dir(dir),
-        None => RuleSet::builtin(),
-    };
+    let rules = load_rules(a.rules.as_deref());
     let rules = match rules {
         Ok(r) => r,
         Err(e) => {
@@ -206,17 +329,31 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Some(id) = &a.instance {
+        if !rules
+            .catalog()
+            .instances
+            .iter()
+            .any(|i| i.id.eq_ignore_ascii_case(id.trim()))
+        {
+            let known: Vec<&str> = rules
+                .catalog()
+                .instances
+                .iter()
+                .map(|i| i.id.as_str())
+                .collect();
+            eprintln!(
+                "sizer: --instance {id}: not in the catalogue (known: {}; add an [[instance]] to a --rules copy)",
+                known.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
     let settings = Settings {
         headroom_pct: a.headroom,
-        capacity_gib: a.capacity_gib,
-        platforms: a
-            .platform
-            .iter()
-            .map(|p| match p {
-                Platform::Onprem => "onprem".to_string(),
-                Platform::Aws => "aws".to_string(),
-            })
-            .collect(),
+        capacity_gib: a.capacity,
+        platforms: platform_ids(&a.target),
+        instance: a.instance.clone(),
         ..Settings::default()
     };
     if let Some(e) = &a.export {

@@ -813,6 +813,7 @@ fn one(
             platforms: settings.platforms.clone(),
             figure_decimals: Some(2),
             formula: Some("front-end read + write IOPS".into()),
+            instance: settings.instance.clone(),
         };
         let rec = rules::recommend(rules, &demand, &opts);
         recommendation = Some(rec);

@@ -545,7 +545,14 @@ fn dash_output_means_stdout() {
 fn zero_capacity_is_a_usage_error() {
     let o = sizer(&["analyze", "--capacity-gib", "0", GOOD_19C]);
     assert_exit(&o, 2);
-    assert!(stderr(&o).contains("--capacity-gib must be a number > 0"));
+    assert!(stderr(&o).contains("must be a size > 0"), "{}", stderr(&o));
+    let o = sizer(&["analyze", "--capacity", "2 furlongs", GOOD_19C]);
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("unknown unit \"furlongs\""),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

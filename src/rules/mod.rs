@@ -32,10 +32,13 @@
 //! sizes in GB = 10^9 B; money in USD per month (730 h).
 
 mod eval;
+pub mod grade;
 pub mod schema;
 mod sizing;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_tiers;
 pub mod vsan;
 
 use std::fmt::Write as _;
@@ -44,10 +47,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 pub use schema::{
-    Catalog, CatalogMeta, CloudPolicy, CloudVolumeSpec, Condition, DriveSpec, Effect,
-    HeadroomPolicy, IopsModel, Metric, OnpremPolicy, Op, Platform, PriceBand, PriceSpec, RaidSpec,
-    Rule, SizingMeta, SizingPolicy, ThroughputModel, ThroughputStep, Tier, TierKind, TierSpec,
-    VolumeCountPolicy, VolumeSpec,
+    Catalog, CatalogMeta, CloudPolicy, CloudVolumeSpec, Condition, DriveSpec, Effect, FlashVsHdd,
+    HeadroomPolicy, Instance, IopsModel, Metric, OnpremPolicy, Op, Platform, PriceBand, PriceSpec,
+    RaidSpec, Rule, SizeRow, SizeTable, SizingMeta, SizingPolicy, ThroughputModel, ThroughputStep,
+    Tier, TierKind, TierSpec, VolumeCountPolicy, VolumeSpec,
 };
 
 use eval::{fmt_num, fmt_trim, Outcome, Values};
@@ -98,6 +101,20 @@ pub struct Demand {
     pub capacity_gib: Option<f64>,
     /// Length of the measured interval, minutes.
     pub window_minutes: Option<f64>,
+    /// How long the sized load lasts, minutes: the interval the sizing figure was measured over
+    /// (an AWR report's elapsed time, the sampling interval of an OS log's peak, or the run of
+    /// consecutive intervals at or above it). Credit-based bursts (gp2, Azure P1–P20) are
+    /// counted only when they outlast it. `None` = unknown (bursts not counted).
+    pub peak_minutes: Option<f64>,
+    /// Long-run average IOPS (time-weighted over all intervals, before headroom): a burst
+    /// bucket refills only when it is at or below the volume's baseline. `None` = unknown.
+    pub mean_iops: Option<f64>,
+    /// Average multiblock / large read wait, ms (Oracle: 'db file scattered read'), for the
+    /// IO report card's large-read test.
+    pub large_read_ms: Option<f64>,
+    /// What `single_block_read_ms` and `log_write_ms` are, for the IO report card (e.g.
+    /// "AWR average wait"); `None` = the Oracle wait events named on those fields.
+    pub latency_basis: Option<String>,
 }
 
 /// One term of the required-IOPS formula (TOML spelling in `snake_case`).
@@ -290,6 +307,51 @@ impl RuleSet {
         Ok(r)
     }
 
+    /// Load rules from `path`: a directory (as [`RuleSet::load_dir`]), or one TOML file that
+    /// replaces its built-in counterpart: a tier catalogue (it has `[[tier]]` or
+    /// `[[platform]]`) or a sizing policy (it has `[required_iops]`). Errors name the file.
+    pub fn load(path: &Path) -> Result<RuleSet, RulesError> {
+        if path.is_dir() {
+            return RuleSet::load_dir(path);
+        }
+        let text = std::fs::read_to_string(path).map_err(|source| RulesError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let file = path.display().to_string();
+        let table: toml::Table = text
+            .parse()
+            .map_err(|e: toml::de::Error| RulesError::Toml {
+                file: file.clone(),
+                key: None,
+                line: 0,
+                column: 0,
+                message: e.message().trim().to_string(),
+            })?;
+        let r = if table.contains_key("tier") || table.contains_key("platform") {
+            RuleSet::from_toml_strs(
+                &text,
+                &file,
+                BUILTIN_SIZING_TOML,
+                "<built-in>/rules/sizing.toml",
+            )
+        } else if table.contains_key("required_iops") {
+            RuleSet::from_toml_strs(
+                BUILTIN_TIERS_TOML,
+                "<built-in>/rules/tiers.toml",
+                &text,
+                &file,
+            )
+        } else {
+            Err(RulesError::Invalid {
+                file: file.clone(),
+                key: "(file)".to_string(),
+                message: "neither a tier catalogue ([[tier]], [[platform]]) nor a sizing policy ([required_iops]); give one of those files or a directory holding tiers.toml and sizing.toml".to_string(),
+            })
+        }?;
+        Ok(r.with_origin(&file))
+    }
+
     /// Parse rule files from strings; `*_file` name them in errors.
     pub fn from_toml_strs(
         tiers_toml: &str,
@@ -373,6 +435,9 @@ pub struct Options {
     /// The required-IOPS formula to quote when the demand does not come from the rule set's own
     /// (OS logs: `r/s + w/s + d/s`); `None` = the rule set's formula.
     pub formula: Option<String>,
+    /// Host type whose storage caps apply (`[[instance]]` id of the catalogue, e.g.
+    /// `r5.4xlarge`), on its platform only; `None` = the platform's own cap.
+    pub instance: Option<String>,
 }
 
 /// What an option counts.
@@ -485,6 +550,18 @@ pub struct TierOption {
     /// IOPS as the provider counts them when requests exceed its IO unit
     /// (e.g. 512 KiB reads = 2 × 256 KiB); `None` when equal to sized IOPS.
     pub counted_iops: Option<f64>,
+    /// Name of the fixed size chosen (Azure `P30`); `None` for other tiers.
+    pub size_name: Option<String>,
+    /// The configuration meets the peak only with credit-based bursting (see
+    /// `binding_limits` for the bucket arithmetic).
+    pub bursting: bool,
+    /// Worst per-IO latency of the tier's published class, ms (catalogue `latency_ms`).
+    pub latency_ms: Option<f64>,
+    /// IO report card grade the tier's `latency_ms` would get on each measured test, and
+    /// whether that is worse than today's measured grade.
+    pub latency_check: Vec<grade::TierGrade>,
+    /// For an option that did not win: why (infeasible, a rule, cost, latency).
+    pub lost_because: Option<String>,
     /// Drives needed for IOPS alone (arrays).
     pub drives_for_iops: Option<u32>,
     /// Drives needed for capacity alone (arrays; `None` when capacity unknown).
@@ -518,6 +595,8 @@ pub struct PlatformRecommendation {
     pub platform: String,
     /// Display name.
     pub name: String,
+    /// `[[instance]]` whose caps were applied, if any.
+    pub instance: Option<String>,
     /// The winning option; `None` when no tier is feasible.
     pub recommended: Option<TierOption>,
     /// Other feasible options by cost (unknown cost last, then fewer units),
@@ -609,6 +688,9 @@ pub struct Recommendation {
     pub notes: Vec<String>,
     /// Short sentences on the sizing and on why each recommended tier won.
     pub explanation: Vec<String>,
+    /// IO report card of the measured latencies (`None` when the rules have no
+    /// `[report_card]`).
+    pub report_card: Option<grade::ReportCard>,
 }
 
 /// Size every tier of the requested platforms for `demand` and pick one per
@@ -684,12 +766,44 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         fmt_num(w.sized_mb_s, 2),
         fmt_num(w.sized_mib_s, 2)
     )];
+    let card = rules
+        .sizing
+        .report_card
+        .as_ref()
+        .map(|spec| grade::card(spec, demand));
+    let instance = opts.instance.as_deref().map(str::trim);
+    if let Some(id) = instance {
+        if !rules
+            .catalog
+            .instances
+            .iter()
+            .any(|i| i.id.eq_ignore_ascii_case(id))
+        {
+            notes.push(format!(
+                "instance \"{id}\" is not in the catalogue ([[instance]]); no instance cap applied (known: {})",
+                rules
+                    .catalog
+                    .instances
+                    .iter()
+                    .map(|i| i.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
     let mut platforms = Vec::new();
     for p in &rules.catalog.platforms {
         if !wanted.is_empty() && !wanted.iter().any(|x| p.id.eq_ignore_ascii_case(x)) {
             continue;
         }
-        let pr = size_platform(rules, p, &w, &fired);
+        let inst = instance.and_then(|id| {
+            rules
+                .catalog
+                .instances
+                .iter()
+                .find(|i| i.platform == p.id && i.id.eq_ignore_ascii_case(id))
+        });
+        let pr = size_platform(rules, p, inst, &w, &fired, card.as_ref());
         explanation.extend(pr.explanation.iter().map(|s| format!("{}: {s}", p.id)));
         platforms.push(pr);
     }
@@ -711,6 +825,7 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         not_evaluated,
         notes,
         explanation,
+        report_card: card,
     }
 }
 
@@ -726,8 +841,10 @@ fn usd(x: f64) -> String {
 fn size_platform(
     rules: &RuleSet,
     p: &Platform,
+    instance: Option<&Instance>,
     w: &Workload,
     fired: &[FiredRule],
+    card: Option<&grade::ReportCard>,
 ) -> PlatformRecommendation {
     let mut options: Vec<TierOption> = rules
         .tiers()
@@ -742,11 +859,16 @@ fn size_platform(
                     t,
                     spec,
                     Some(p),
+                    instance,
                     &rules.sizing.cloud,
                     rules.catalog.meta.hours_per_month,
                     w,
                 ),
             };
+            o.latency_ms = t.latency_ms;
+            if let (Some(spec), Some(card)) = (&rules.sizing.report_card, card) {
+                o.latency_check = grade::tier_grades(spec, card, t);
+            }
             score(t, &mut o, fired);
             o
         })
@@ -777,15 +899,148 @@ fn size_platform(
         .cloned()
         .collect();
     alternatives.sort_by(by_cost);
-    let explanation = explain(recommended.as_ref(), &feasible, &infeasible, fired);
+    let mut explanation = explain(recommended.as_ref(), &feasible, &infeasible, fired);
+    if let Some(rec) = &recommended {
+        for a in alternatives.iter_mut() {
+            a.lost_because = Some(lost_because(rec, a));
+        }
+        if let Some(risk) = grade::risk_text(&rec.latency_check) {
+            let keeps: Vec<&TierOption> = alternatives
+                .iter()
+                .filter(|a| !a.latency_check.is_empty() && !a.latency_check.iter().any(|g| g.worse))
+                .collect();
+            let mut s = format!(
+                "Latency: {} - it may be slower than today's storage",
+                risk.replacen("its", &format!("`{}`", rec.tier_id), 1)
+            );
+            match keeps.first() {
+                Some(k) => s.push_str(&format!(
+                    "; `{}` (up to {} ms, {}) keeps today's grades",
+                    k.tier_id,
+                    fmt_trim(k.latency_ms.unwrap_or(0.0)),
+                    k.monthly_cost_usd
+                        .map(|c| usd(c))
+                        .unwrap_or_else(|| "no list price".to_string())
+                )),
+                None => s.push_str("; no feasible tier of this platform keeps today's grades"),
+            }
+            s.push('.');
+            explanation.push(s);
+        } else if !rec.latency_check.is_empty() {
+            explanation.push(format!(
+                "Latency: its published latency (up to {} ms) keeps every measured grade of the IO report card.",
+                fmt_trim(rec.latency_ms.unwrap_or(0.0))
+            ));
+        }
+    }
+    for a in infeasible.iter_mut() {
+        a.lost_because = Some(format!(
+            "not feasible: {}",
+            a.infeasible_reason.as_deref().unwrap_or("limits exceeded")
+        ));
+    }
+    if let Some(cmp) = &rules.sizing.flash_vs_hdd {
+        if let Some(s) = flash_vs_hdd(cmp, rules, &feasible) {
+            explanation.push(s);
+        }
+    }
     alternatives.extend(infeasible);
     PlatformRecommendation {
         platform: p.id.clone(),
         name: p.name.clone(),
+        instance: instance.map(|i| i.id.clone()),
         recommended,
         alternatives,
         explanation,
     }
+}
+
+/// Why feasible option `a` lost to `rec`.
+fn lost_because(rec: &TierOption, a: &TierOption) -> String {
+    let mut parts = Vec::new();
+    if a.rule_score < rec.rule_score {
+        let mut why = format!("rule score {:+} < {:+}", a.rule_score, rec.rule_score);
+        if !rec.preferred_by.is_empty() {
+            why.push_str(&format!(
+                " (`{}` preferred by {})",
+                rec.tier_id,
+                rec.preferred_by.join(", ")
+            ));
+        }
+        if !a.avoided_by.is_empty() {
+            why.push_str(&format!(" (avoided by {})", a.avoided_by.join(", ")));
+        }
+        parts.push(why);
+    }
+    match (a.monthly_cost_usd, rec.monthly_cost_usd) {
+        (Some(x), Some(y)) if x > y + 0.005 => parts.push(format!(
+            "costs {} more ({} vs {})",
+            usd(x - y),
+            usd(x),
+            usd(y)
+        )),
+        (Some(x), Some(y)) if x + 0.005 < y => parts.push(format!(
+            "{} cheaper ({} vs {}), but ranked lower by rule",
+            usd(y - x),
+            usd(x),
+            usd(y)
+        )),
+        (Some(_), Some(_)) => {
+            if a.count > rec.count {
+                parts.push(format!(
+                    "same cost, more units ({} vs {})",
+                    a.count, rec.count
+                ));
+            } else {
+                parts.push("same cost; catalogue order".to_string());
+            }
+        }
+        (None, Some(_)) => parts.push(
+            "no list price in the catalogue, so it ranks after every priced tier".to_string(),
+        ),
+        (_, None) => {
+            if a.count > rec.count {
+                parts.push(format!("needs more units ({} vs {})", a.count, rec.count));
+            } else if a.rule_score >= rec.rule_score {
+                parts.push("no list price to compare; catalogue order".to_string());
+            }
+        }
+    }
+    if let Some(r) = grade::risk_text(&a.latency_check) {
+        parts.push(r);
+    }
+    parts.join("; ")
+}
+
+/// The flash-versus-15K sentence of an on-premises platform: drive counts of the best flash
+/// and best spinning option for the same load, and the published power consequence.
+fn flash_vs_hdd(cmp: &FlashVsHdd, rules: &RuleSet, feasible: &[TierOption]) -> Option<String> {
+    let in_group = |o: &TierOption, g: &str| {
+        rules
+            .tiers()
+            .iter()
+            .any(|t| t.id == o.tier_id && t.groups.iter().any(|x| x == g))
+    };
+    let fewest = |g: &str| {
+        feasible
+            .iter()
+            .filter(|o| in_group(o, g))
+            .min_by_key(|o| o.count)
+    };
+    let (f, h) = (fewest(&cmp.flash_group)?, fewest(&cmp.hdd_group)?);
+    let ratio = f64::from(h.count) / f64::from(f.count.max(1));
+    Some(format!(
+        "Flash vs 15K for the same load: `{}` needs {} drives, `{}` {} drives ({} more drive slots, {}×); the published claim is one flash drive ≈ the IOPS of {} 15K drives at {} % less power per IO ({}).",
+        f.tier_id,
+        f.count,
+        h.tier_id,
+        h.count,
+        i64::from(h.count) - i64::from(f.count),
+        fmt_num(ratio, 1),
+        fmt_trim(cmp.flash_iops_in_hdd_drives),
+        fmt_trim(cmp.power_saving_per_io_pct),
+        cmp.source
+    ))
 }
 
 /// Apply fired prefer/avoid rules to one option.
@@ -839,14 +1094,18 @@ fn explain(
 ) -> Vec<String> {
     let mut out = Vec::new();
     let Some(rec) = rec else {
-        let mut s = String::from("no tier is feasible");
+        // One clause per distinct reason, with the tiers it stops.
+        let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
         for o in infeasible {
-            let _ = write!(
-                s,
-                "; {}: {}",
-                o.tier_id,
-                o.infeasible_reason.as_deref().unwrap_or("?")
-            );
+            let r = o.infeasible_reason.as_deref().unwrap_or("?");
+            match by_reason.iter_mut().find(|(x, _)| *x == r) {
+                Some((_, ids)) => ids.push(&o.tier_id),
+                None => by_reason.push((r, vec![&o.tier_id])),
+            }
+        }
+        let mut s = String::from("no tier is feasible");
+        for (r, ids) in by_reason {
+            let _ = write!(s, "; {}: {r}", ids.join(", "));
         }
         out.push(s);
         return out;

@@ -82,6 +82,10 @@ pub struct Tier {
     pub groups: Vec<String>,
     /// Latency class as published (text), if any.
     pub latency: Option<String>,
+    /// Worst per-IO latency the published class allows, ms (e.g. 9 for
+    /// "single-digit ms", 1 for "sub-ms"); `None` = not published. Used by the
+    /// IO report card ([`super::grade`]) to say whether a tier could lower a grade.
+    pub latency_ms: Option<f64>,
     /// Sources of the tier as a whole.
     pub source: String,
     /// Caveats copied into every option of this tier.
@@ -103,10 +107,22 @@ impl Tier {
                 v.push(c.volume.source.clone());
                 v.push(c.iops_source.clone());
                 v.push(c.throughput_source.clone());
+                if let Some(t) = &c.sizes {
+                    v.push(t.source.clone());
+                }
                 v.push(c.price.source.clone());
             }
         }
         v
+    }
+
+    /// Platform ids are the first part of tier ids; the tier's kind word for
+    /// its units (`drive` or `volume`).
+    pub fn unit_word(&self) -> &'static str {
+        match self.spec {
+            TierSpec::DriveArray { .. } => "drive",
+            TierSpec::CloudVolume(_) => "volume",
+        }
     }
 
     /// True when `target` (a tier id or `group:NAME`) names this tier.
@@ -136,8 +152,19 @@ pub enum TierSpec {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DriveSpec {
+    /// Id when defined once in a top-level `[[drive]]` table and referenced
+    /// from tiers as `drive = "ID"`.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// Display name (`[[drive]]` tables).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Random small-block IOPS one drive serves at the back end (requests/s).
     pub iops: f64,
+    /// Worst typical per-IO latency of one drive, ms (tier-catalog §4.1 ranges'
+    /// upper end); `None` = not known.
+    #[serde(default)]
+    pub latency_ms: Option<f64>,
     /// Drive capacity in GB (10^9 bytes, as vendors label drives).
     pub size_gb: f64,
     /// True when `size_gb` is an assumption rather than a sourced figure; the
@@ -152,6 +179,10 @@ pub struct DriveSpec {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RaidSpec {
+    /// Id when defined once in a top-level `[[raid]]` table and referenced
+    /// from tiers as `raid = "ID"`.
+    #[serde(default)]
+    pub id: Option<String>,
     /// RAID level label (`raid10`, `raid5`).
     pub level: String,
     /// Back-end IOs per front-end write (RAID 10: 2, RAID 5: 4; tier-catalog §4.2).
@@ -181,8 +212,50 @@ pub struct CloudVolumeSpec {
     pub throughput: ThroughputModel,
     /// `source` of `[tier.throughput]`.
     pub throughput_source: String,
+    /// Throughput figures of `[tier.throughput]` and `[tier.sizes]` are MB/s
+    /// (10^6 B/s, Azure's unit) rather than MiB/s (2^20 B/s, AWS and Google):
+    /// `[tier.throughput] unit = "MB/s"`.
+    pub throughput_decimal: bool,
+    /// `[tier.sizes]`: the discrete sizes of a tier whose volumes come in
+    /// fixed sizes (Azure P- and E-tiers), with their limits and prices.
+    pub sizes: Option<SizeTable>,
     /// `[tier.price]` list prices.
     pub price: PriceSpec,
+}
+
+/// `[tier.sizes]`: fixed volume sizes (Azure managed disk tiers). A volume of
+/// any requested size is billed as the smallest row that holds it
+/// (AZ-TYPES: "a 200 GiB Standard SSD bills as E15").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeTable {
+    /// Rows in ascending size.
+    pub rows: Vec<SizeRow>,
+    /// Where the numbers of the rows come from.
+    pub source: String,
+}
+
+/// One fixed size of a [`SizeTable`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeRow {
+    /// Size name (`P30`).
+    pub name: String,
+    /// Size, GiB.
+    pub gib: f64,
+    /// Sustained (provisioned) IOPS.
+    pub iops: f64,
+    /// Sustained throughput, in the tier's throughput unit.
+    pub mb_s: f64,
+    /// Monthly price of one volume; `None` = no list price in the catalogue.
+    #[serde(default)]
+    pub usd_month: Option<f64>,
+    /// IOPS reached while burst credits last (credit-based bursting).
+    #[serde(default)]
+    pub burst_iops: Option<f64>,
+    /// Minutes a full credit bucket lasts at `burst_iops` (Azure: 30).
+    #[serde(default)]
+    pub burst_minutes: Option<f64>,
 }
 
 /// `[tier.volume]`: size limits of one volume.
@@ -198,8 +271,37 @@ pub struct VolumeSpec {
     /// modelled.
     #[serde(default)]
     pub io_unit_kib: Option<f64>,
+    /// Every request up to `io_unit_kib` costs a whole unit of throughput
+    /// (AWS st1/sc1: each IO of at most 1 MiB counts as one 1 MiB IO,
+    /// AWS-HDD/AWS-IOC), so the throughput needed is at least counted IOPS ×
+    /// unit. Merging of sequential small IOs is not assumed.
+    #[serde(default)]
+    pub small_io_counts_full_unit: bool,
+    /// Performance belongs to the VM, not to the volume (Google Persistent
+    /// Disk: limits = baseline + per-GiB rate × all GiB of the type attached,
+    /// up to a per-VM cap, GCP-PD/GCP-DIAG): striping adds nothing, so one
+    /// volume of the total size is configured.
+    #[serde(default)]
+    pub per_vm_pool: bool,
     /// Where the numbers of this table come from.
     pub source: String,
+}
+
+/// Credit-based burst of a size-driven volume (AWS gp2, AWS-GP): a bucket of
+/// `credits` I/O credits, refilled at the baseline rate, lets a volume run at
+/// up to `iops` while it lasts. Duration at a demand D above the baseline B:
+/// `credits / (D − B)` seconds (AWS-GP's formula with D = burst IOPS).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Burst {
+    /// Burst ceiling, IOPS (gp2: 3,000).
+    pub iops: f64,
+    /// Bucket size, I/O credits (gp2: 5,400,000).
+    pub credits: f64,
+    /// Volumes of this size or more do not burst (their baseline is already
+    /// at or above the ceiling), GiB (gp2: 1,000).
+    #[serde(default)]
+    pub below_gib: Option<f64>,
 }
 
 /// IOPS a volume delivers (`[tier.iops]`, key `model`).
@@ -210,7 +312,8 @@ pub enum IopsModel {
         /// IOPS per volume.
         per_volume: f64,
     },
-    /// `model = "size_driven"`: IOPS = clamp(per_gib × GiB, min, max) (gp2).
+    /// `model = "size_driven"`: IOPS = clamp(base + per_gib × GiB, min, max)
+    /// (gp2: base 0; Google PD: base = the per-VM baseline).
     SizeDriven {
         /// IOPS per GiB.
         per_gib: f64,
@@ -218,7 +321,14 @@ pub enum IopsModel {
         min: f64,
         /// Ceiling, IOPS.
         max: f64,
+        /// IOPS before the per-GiB part (Google PD per-VM baseline); 0 = none.
+        base: f64,
+        /// Credit-based burst (gp2); `None` = no burst.
+        burst: Option<Burst>,
     },
+    /// `model = "size_table"`: IOPS of the smallest `[tier.sizes]` row that
+    /// holds the volume (Azure P- and E-tiers).
+    SizeTable,
     /// `model = "provisioned"`: IOPS are bought, `min..=max` per volume, at most
     /// `max_per_gib` per GiB above `included` (gp3, io1, io2).
     Provisioned {
@@ -229,8 +339,8 @@ pub enum IopsModel {
         min: f64,
         /// Most IOPS per volume.
         max: f64,
-        /// Most provisioned IOPS per GiB of volume size.
-        max_per_gib: f64,
+        /// Most provisioned IOPS per GiB of volume size; `None` = no ratio published.
+        max_per_gib: Option<f64>,
     },
 }
 
@@ -271,14 +381,26 @@ pub enum ThroughputModel {
         /// Most MiB/s per volume.
         max_mib_s: f64,
     },
+    /// `model = "size_linear"`: min(max, base + per_gib × GiB) (Google PD;
+    /// AWS st1/sc1 with per_gib = per-TiB rate / 1,024).
+    SizeLinear {
+        /// Throughput before the per-GiB part.
+        base_mib_s: f64,
+        /// Throughput per GiB of volume size.
+        per_gib_mib_s: f64,
+        /// Most throughput per volume (or per VM for pooled tiers).
+        max_mib_s: f64,
+    },
+    /// `model = "size_table"`: throughput of the `[tier.sizes]` row.
+    SizeTable,
     /// `model = "provisioned"`: throughput is bought separately (gp3).
     Provisioned {
         /// MiB/s included in the storage price.
         included_mib_s: f64,
         /// Most MiB/s per volume.
         max_mib_s: f64,
-        /// Most MiB/s per provisioned IOPS.
-        max_mib_s_per_iops: f64,
+        /// Most MiB/s per provisioned IOPS; `None` = no ratio published.
+        max_mib_s_per_iops: Option<f64>,
     },
 }
 
@@ -307,8 +429,15 @@ impl ThroughputModel {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PriceSpec {
-    /// Per provisioned GiB-month (AWS quotes "GB-month" for provisioned GiB).
-    pub gib_month: f64,
+    /// Per provisioned GiB-month (AWS quotes "GB-month" for provisioned GiB);
+    /// `None` only for tiers priced per `[tier.sizes]` row, or when no list
+    /// price is in the catalogue (`no_list_price`).
+    #[serde(default)]
+    pub gib_month: Option<f64>,
+    /// Set when the catalogue has no public list price for the tier: its
+    /// options get no cost (never 0) and this text says why.
+    #[serde(default)]
+    pub no_list_price: Option<String>,
     /// Per provisioned IOPS-month in bands of absolute IOPS, charged only above
     /// the IOPS model's `included` (gp3 one band; io2 three).
     #[serde(default)]
@@ -364,6 +493,61 @@ pub struct Catalog {
     pub platforms: Vec<Platform>,
     /// `[[tier]]` in file order.
     pub tiers: Vec<Tier>,
+    /// `[[instance]]`: host (VM, instance) storage caps that `--instance`
+    /// can apply.
+    pub instances: Vec<Instance>,
+}
+
+/// `[[instance]]` of `tiers.toml`: the most storage IO one host type can
+/// drive across all its volumes (EC2 `EbsOptimizedInfo` maximums, Azure VM
+/// "max uncached disk" limits, Google per-VM PD limits).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Instance {
+    /// Type name as the provider spells it (`r5.4xlarge`, `Standard_E16s_v5`).
+    pub id: String,
+    /// Platform id.
+    pub platform: String,
+    /// Most IOPS.
+    pub max_iops: f64,
+    /// Most throughput, MB/s (10^6 B/s).
+    pub max_mb_s: f64,
+    /// Lower caps for some tiers (Google PD: the per-VM maximum depends on the disk type).
+    #[serde(default)]
+    pub tier_caps: Vec<TierCap>,
+    /// Where the numbers come from.
+    pub source: String,
+}
+
+/// A per-tier cap of an [`Instance`] (inline table in `tier_caps`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TierCap {
+    /// Tier id.
+    pub tier: String,
+    /// Most IOPS with this tier.
+    pub max_iops: f64,
+    /// Most MB/s (10^6 B/s) with this tier.
+    pub max_mb_s: f64,
+}
+
+impl Instance {
+    /// (max IOPS, max MB/s) of this instance for `tier_id`.
+    pub fn caps_for(&self, tier_id: &str) -> (f64, f64) {
+        self.tier_caps
+            .iter()
+            .find(|c| c.tier == tier_id)
+            .map_or((self.max_iops, self.max_mb_s), |c| (c.max_iops, c.max_mb_s))
+    }
+}
+
+/// A drive or RAID layout given inline in a tier or by the id of a
+/// top-level `[[drive]]` / `[[raid]]` table.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Ref<T> {
+    Id(String),
+    Inline(T),
 }
 
 #[derive(Debug, Deserialize)]
@@ -372,6 +556,12 @@ struct RawCatalog {
     meta: CatalogMeta,
     #[serde(default)]
     platform: Vec<Platform>,
+    #[serde(default)]
+    drive: Vec<DriveSpec>,
+    #[serde(default)]
+    raid: Vec<RaidSpec>,
+    #[serde(default)]
+    instance: Vec<Instance>,
     #[serde(default)]
     tier: Vec<RawTier>,
 }
@@ -388,14 +578,17 @@ struct RawTier {
     groups: Vec<String>,
     #[serde(default)]
     latency: Option<String>,
+    #[serde(default)]
+    latency_ms: Option<f64>,
     source: String,
     #[serde(default)]
     notes: Vec<String>,
-    drive: Option<DriveSpec>,
-    raid: Option<RaidSpec>,
+    drive: Option<Ref<DriveSpec>>,
+    raid: Option<Ref<RaidSpec>>,
     volume: Option<VolumeSpec>,
     iops: Option<RawIops>,
     throughput: Option<RawThroughput>,
+    sizes: Option<SizeTable>,
     price: Option<PriceSpec>,
 }
 
@@ -404,6 +597,7 @@ struct RawTier {
 enum IopsModelKind {
     Fixed,
     SizeDriven,
+    SizeTable,
     Provisioned,
 }
 
@@ -417,6 +611,8 @@ struct RawIops {
     max: Option<f64>,
     included: Option<f64>,
     max_per_gib: Option<f64>,
+    base: Option<f64>,
+    burst: Option<Burst>,
     source: String,
 }
 
@@ -425,6 +621,8 @@ struct RawIops {
 enum ThroughputModelKind {
     Fixed,
     SizeSteps,
+    SizeLinear,
+    SizeTable,
     PerIops,
     Provisioned,
 }
@@ -441,6 +639,10 @@ struct RawThroughput {
     max_mib_s: Option<f64>,
     included_mib_s: Option<f64>,
     max_mib_s_per_iops: Option<f64>,
+    base_mib_s: Option<f64>,
+    per_gib_mib_s: Option<f64>,
+    /// `"MiB/s"` (default) or `"MB/s"` (10^6 B/s).
+    unit: Option<String>,
     source: String,
 }
 
@@ -730,8 +932,29 @@ pub struct SizingPolicy {
     pub onprem: OnpremPolicy,
     /// `[cloud]`.
     pub cloud: CloudPolicy,
+    /// `[report_card]`: latency grades; `None` = no card.
+    pub report_card: Option<super::grade::ReportCardSpec>,
+    /// `[flash_vs_hdd]`: the on-premises flash-versus-15K comparison; `None` = not stated.
+    pub flash_vs_hdd: Option<FlashVsHdd>,
     /// `[[rule]]` in file order.
     pub rules: Vec<Rule>,
+}
+
+/// `[flash_vs_hdd]` of `sizing.toml`: which on-premises options the report compares (drive
+/// counts for the same load) and the published consequence it quotes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlashVsHdd {
+    /// Tier group of the flash options (`onprem_flash`).
+    pub flash_group: String,
+    /// Tier group of the spinning options compared (`hdd15k`).
+    pub hdd_group: String,
+    /// Published IOPS of one flash drive in 15K drives (EMC 2008: 30).
+    pub flash_iops_in_hdd_drives: f64,
+    /// Published power saving per IO of flash over 15K drives, percent (EMC 2008: 98).
+    pub power_saving_per_io_pct: f64,
+    /// Where the figures come from.
+    pub source: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -742,6 +965,10 @@ struct RawSizing {
     headroom: HeadroomPolicy,
     onprem: OnpremPolicy,
     cloud: CloudPolicy,
+    #[serde(default)]
+    report_card: Option<super::grade::ReportCardSpec>,
+    #[serde(default)]
+    flash_vs_hdd: Option<FlashVsHdd>,
     #[serde(default)]
     rule: Vec<Rule>,
 }
@@ -945,6 +1172,73 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
         }
     }
 
+    let mut drive_ids = HashSet::new();
+    for (i, d) in raw.drive.iter().enumerate() {
+        let k = format!("drive[{i}]");
+        let id = c.need(&format!("{k}.id"), d.id.as_deref(), "in a [[drive]] table")?;
+        c.text(&format!("{k}.id"), id)?;
+        if !drive_ids.insert(id.to_string()) {
+            return Err(c.err(format!("{k}.id"), format!("duplicate drive id \"{id}\"")));
+        }
+        check_drive(&c, &k, d)?;
+    }
+    let mut raid_ids = HashSet::new();
+    for (i, r) in raw.raid.iter().enumerate() {
+        let k = format!("raid[{i}]");
+        let id = c.need(&format!("{k}.id"), r.id.as_deref(), "in a [[raid]] table")?;
+        c.text(&format!("{k}.id"), id)?;
+        if !raid_ids.insert(id.to_string()) {
+            return Err(c.err(format!("{k}.id"), format!("duplicate raid id \"{id}\"")));
+        }
+        check_raid(&c, &k, r)?;
+    }
+    let mut inst_ids = HashSet::new();
+    for (i, n) in raw.instance.iter().enumerate() {
+        let k = format!("instance[{i}]");
+        c.text(&format!("{k}.id"), &n.id)?;
+        if !inst_ids.insert((n.platform.clone(), n.id.to_ascii_lowercase())) {
+            return Err(c.err(
+                format!("{k}.id"),
+                format!("duplicate instance \"{}\"", n.id),
+            ));
+        }
+        if !pids.contains(&n.platform) {
+            return Err(c.err(
+                format!("{k}.platform"),
+                format!("unknown platform \"{}\"", n.platform),
+            ));
+        }
+        c.pos(&format!("{k}.max_iops"), n.max_iops)?;
+        c.pos(&format!("{k}.max_mb_s"), n.max_mb_s)?;
+        for (j, tc) in n.tier_caps.iter().enumerate() {
+            c.pos(&format!("{k}.tier_caps[{j}].max_iops"), tc.max_iops)?;
+            c.pos(&format!("{k}.tier_caps[{j}].max_mb_s"), tc.max_mb_s)?;
+        }
+        c.text(&format!("{k}.source"), &n.source)?;
+    }
+    let resolve_drive = |k: &str, r: Ref<DriveSpec>| -> Result<DriveSpec, RulesError> {
+        match r {
+            Ref::Inline(d) => Ok(d),
+            Ref::Id(id) => raw
+                .drive
+                .iter()
+                .find(|d| d.id.as_deref() == Some(id.as_str()))
+                .cloned()
+                .ok_or_else(|| c.err(k, format!("no [[drive]] with id \"{id}\""))),
+        }
+    };
+    let resolve_raid = |k: &str, r: Ref<RaidSpec>| -> Result<RaidSpec, RulesError> {
+        match r {
+            Ref::Inline(d) => Ok(d),
+            Ref::Id(id) => raw
+                .raid
+                .iter()
+                .find(|d| d.id.as_deref() == Some(id.as_str()))
+                .cloned()
+                .ok_or_else(|| c.err(k, format!("no [[raid]] with id \"{id}\""))),
+        }
+    };
+
     let mut ids = HashSet::new();
     let mut tiers = Vec::with_capacity(raw.tier.len());
     for (i, t) in raw.tier.into_iter().enumerate() {
@@ -965,12 +1259,17 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
         c.text(&format!("{k}.name"), &t.name)?;
         c.text(&format!("{k}.media"), &t.media)?;
         c.text(&format!("{k}.source"), &t.source)?;
+        if let Some(v) = t.latency_ms {
+            c.pos(&format!("{k}.latency_ms"), v)?;
+        }
+        let mut latency_ms = t.latency_ms;
         let spec = match t.kind {
             TierKind::DriveArray => {
                 ensure_absent(&c, &format!("{k}.volume"), &t.volume, "drive_array")?;
                 ensure_absent(&c, &format!("{k}.iops"), &t.iops, "drive_array")?;
                 ensure_absent(&c, &format!("{k}.throughput"), &t.throughput, "drive_array")?;
                 ensure_absent(&c, &format!("{k}.price"), &t.price, "drive_array")?;
+                ensure_absent(&c, &format!("{k}.sizes"), &t.sizes, "drive_array")?;
                 let drive = t.drive.ok_or_else(|| {
                     c.err(
                         format!("{k}.drive"),
@@ -983,8 +1282,11 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
                         "is required for kind = \"drive_array\"",
                     )
                 })?;
+                let drive = resolve_drive(&format!("{k}.drive"), drive)?;
+                let raid = resolve_raid(&format!("{k}.raid"), raid)?;
                 check_drive(&c, &format!("{k}.drive"), &drive)?;
                 check_raid(&c, &format!("{k}.raid"), &raid)?;
+                latency_ms = latency_ms.or(drive.latency_ms);
                 TierSpec::DriveArray { drive, raid }
             }
             TierKind::CloudVolume => {
@@ -1004,14 +1306,53 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
                 let iops_source = iops.source.clone();
                 let iops = check_iops(&c, &format!("{k}.iops"), iops)?;
                 let throughput_source = thr.source.clone();
+                let throughput_decimal = match thr.unit.as_deref() {
+                    None | Some("MiB/s") => false,
+                    Some("MB/s") => true,
+                    Some(u) => {
+                        return Err(c.err(
+                            format!("{k}.throughput.unit"),
+                            format!("must be \"MiB/s\" or \"MB/s\", got \"{u}\""),
+                        ))
+                    }
+                };
                 let throughput = check_throughput(&c, &format!("{k}.throughput"), thr)?;
-                check_price(&c, &format!("{k}.price"), &price)?;
+                let table = matches!(iops, IopsModel::SizeTable)
+                    || matches!(throughput, ThroughputModel::SizeTable);
+                match (&t.sizes, table) {
+                    (Some(st), true) => check_sizes(&c, &format!("{k}.sizes"), st)?,
+                    (None, true) => {
+                        return Err(c.err(
+                            format!("{k}.sizes"),
+                            "is required when iops or throughput model = \"size_table\"",
+                        ))
+                    }
+                    (Some(_), false) => {
+                        return Err(c.err(
+                            format!("{k}.sizes"),
+                            "is only used with iops and throughput model = \"size_table\"",
+                        ))
+                    }
+                    (None, false) => {}
+                }
+                if table
+                    && !(matches!(iops, IopsModel::SizeTable)
+                        && matches!(throughput, ThroughputModel::SizeTable))
+                {
+                    return Err(c.err(
+                        format!("{k}.iops.model"),
+                        "iops and throughput must both be \"size_table\" or neither",
+                    ));
+                }
+                check_price(&c, &format!("{k}.price"), &price, table)?;
                 TierSpec::CloudVolume(Box::new(CloudVolumeSpec {
                     volume,
                     iops,
                     iops_source,
                     throughput,
                     throughput_source,
+                    throughput_decimal,
+                    sizes: t.sizes,
                     price,
                 }))
             }
@@ -1023,6 +1364,7 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
             media: t.media,
             groups: t.groups,
             latency: t.latency,
+            latency_ms,
             source: t.source,
             notes: t.notes,
             spec,
@@ -1032,11 +1374,49 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
         meta: raw.meta,
         platforms: raw.platform,
         tiers,
+        instances: raw.instance,
     })
+}
+
+fn check_sizes(c: &Check<'_>, k: &str, t: &SizeTable) -> Result<(), RulesError> {
+    c.text(&format!("{k}.source"), &t.source)?;
+    if t.rows.is_empty() {
+        return Err(c.err(format!("{k}.rows"), "needs at least one row"));
+    }
+    for (i, r) in t.rows.iter().enumerate() {
+        let rk = format!("{k}.rows[{i}]");
+        c.text(&format!("{rk}.name"), &r.name)?;
+        c.pos(&format!("{rk}.gib"), r.gib)?;
+        c.pos(&format!("{rk}.iops"), r.iops)?;
+        c.pos(&format!("{rk}.mb_s"), r.mb_s)?;
+        if let Some(v) = r.usd_month {
+            c.nonneg(&format!("{rk}.usd_month"), v)?;
+        }
+        match (r.burst_iops, r.burst_minutes) {
+            (Some(b), Some(m)) => {
+                c.pos(&format!("{rk}.burst_iops"), b)?;
+                c.pos(&format!("{rk}.burst_minutes"), m)?;
+            }
+            (None, None) => {}
+            _ => {
+                return Err(c.err(
+                    rk,
+                    "burst_iops and burst_minutes go together (both or neither)",
+                ))
+            }
+        }
+        if i > 0 && r.gib <= t.rows[i - 1].gib {
+            return Err(c.err(format!("{rk}.gib"), "rows must ascend in gib"));
+        }
+    }
+    Ok(())
 }
 
 fn check_drive(c: &Check<'_>, k: &str, d: &DriveSpec) -> Result<(), RulesError> {
     c.pos(&format!("{k}.iops"), d.iops)?;
+    if let Some(v) = d.latency_ms {
+        c.pos(&format!("{k}.latency_ms"), v)?;
+    }
     c.pos(&format!("{k}.size_gb"), d.size_gb)?;
     c.text(&format!("{k}.source"), &d.source)
 }
@@ -1082,6 +1462,8 @@ fn check_iops(c: &Check<'_>, k: &str, r: RawIops) -> Result<IopsModel, RulesErro
             ("max", r.max.is_some()),
             ("included", r.included.is_some()),
             ("max_per_gib", r.max_per_gib.is_some()),
+            ("base", r.base.is_some()),
+            ("burst", r.burst.is_some()),
         ];
         for (name, is) in present {
             if is && !allowed.contains(&name) {
@@ -1099,15 +1481,33 @@ fn check_iops(c: &Check<'_>, k: &str, r: RawIops) -> Result<IopsModel, RulesErro
             })
         }
         IopsModelKind::SizeDriven => {
-            only(&["per_gib", "min", "max"])?;
+            only(&["per_gib", "min", "max", "base", "burst"])?;
             let why = "for model = \"size_driven\"";
             let per_gib = c.pos(&key("per_gib"), c.need(&key("per_gib"), r.per_gib, why)?)?;
             let min = c.nonneg(&key("min"), c.need(&key("min"), r.min, why)?)?;
             let max = c.pos(&key("max"), c.need(&key("max"), r.max, why)?)?;
+            let base = c.nonneg(&key("base"), r.base.unwrap_or(0.0))?;
             if max < min {
                 return Err(c.err(key("max"), "must be >= min"));
             }
-            Ok(IopsModel::SizeDriven { per_gib, min, max })
+            if let Some(b) = &r.burst {
+                c.pos(&key("burst.iops"), b.iops)?;
+                c.pos(&key("burst.credits"), b.credits)?;
+                if let Some(g) = b.below_gib {
+                    c.pos(&key("burst.below_gib"), g)?;
+                }
+            }
+            Ok(IopsModel::SizeDriven {
+                per_gib,
+                min,
+                max,
+                base,
+                burst: r.burst,
+            })
+        }
+        IopsModelKind::SizeTable => {
+            only(&[])?;
+            Ok(IopsModel::SizeTable)
         }
         IopsModelKind::Provisioned => {
             only(&["included", "min", "max", "max_per_gib"])?;
@@ -1115,10 +1515,10 @@ fn check_iops(c: &Check<'_>, k: &str, r: RawIops) -> Result<IopsModel, RulesErro
             let included = c.nonneg(&key("included"), r.included.unwrap_or(0.0))?;
             let min = c.nonneg(&key("min"), c.need(&key("min"), r.min, why)?)?;
             let max = c.pos(&key("max"), c.need(&key("max"), r.max, why)?)?;
-            let max_per_gib = c.pos(
-                &key("max_per_gib"),
-                c.need(&key("max_per_gib"), r.max_per_gib, why)?,
-            )?;
+            let max_per_gib = match r.max_per_gib {
+                Some(v) => Some(c.pos(&key("max_per_gib"), v)?),
+                None => None,
+            };
             if max < min {
                 return Err(c.err(key("max"), "must be >= min"));
             }
@@ -1152,6 +1552,8 @@ fn check_throughput(
             ("max_mib_s", r.max_mib_s.is_some()),
             ("included_mib_s", r.included_mib_s.is_some()),
             ("max_mib_s_per_iops", r.max_mib_s_per_iops.is_some()),
+            ("base_mib_s", r.base_mib_s.is_some()),
+            ("per_gib_mib_s", r.per_gib_mib_s.is_some()),
         ];
         for (name, is) in present {
             if is && !allowed.contains(&name) {
@@ -1192,6 +1594,28 @@ fn check_throughput(
             }
             Ok(ThroughputModel::SizeSteps { steps })
         }
+        ThroughputModelKind::SizeLinear => {
+            only(&["base_mib_s", "per_gib_mib_s", "max_mib_s"])?;
+            let why = "for model = \"size_linear\"";
+            let base_mib_s = c.nonneg(&key("base_mib_s"), r.base_mib_s.unwrap_or(0.0))?;
+            let per_gib_mib_s = c.pos(
+                &key("per_gib_mib_s"),
+                c.need(&key("per_gib_mib_s"), r.per_gib_mib_s, why)?,
+            )?;
+            let max_mib_s = c.pos(
+                &key("max_mib_s"),
+                c.need(&key("max_mib_s"), r.max_mib_s, why)?,
+            )?;
+            Ok(ThroughputModel::SizeLinear {
+                base_mib_s,
+                per_gib_mib_s,
+                max_mib_s,
+            })
+        }
+        ThroughputModelKind::SizeTable => {
+            only(&[])?;
+            Ok(ThroughputModel::SizeTable)
+        }
         ThroughputModelKind::PerIops => {
             only(&[
                 "mib_s_per_iops",
@@ -1230,10 +1654,10 @@ fn check_throughput(
                 &key("max_mib_s"),
                 c.need(&key("max_mib_s"), r.max_mib_s, why)?,
             )?;
-            let max_mib_s_per_iops = c.pos(
-                &key("max_mib_s_per_iops"),
-                c.need(&key("max_mib_s_per_iops"), r.max_mib_s_per_iops, why)?,
-            )?;
+            let max_mib_s_per_iops = match r.max_mib_s_per_iops {
+                Some(v) => Some(c.pos(&key("max_mib_s_per_iops"), v)?),
+                None => None,
+            };
             if included_mib_s > max_mib_s {
                 return Err(c.err(key("included_mib_s"), "must be <= max_mib_s"));
             }
@@ -1246,8 +1670,26 @@ fn check_throughput(
     }
 }
 
-fn check_price(c: &Check<'_>, k: &str, p: &PriceSpec) -> Result<(), RulesError> {
-    c.nonneg(&format!("{k}.gib_month"), p.gib_month)?;
+fn check_price(c: &Check<'_>, k: &str, p: &PriceSpec, table: bool) -> Result<(), RulesError> {
+    match (p.gib_month, &p.no_list_price) {
+        (Some(v), None) => {
+            c.nonneg(&format!("{k}.gib_month"), v)?;
+        }
+        (None, Some(why)) => c.text(&format!("{k}.no_list_price"), why)?,
+        (None, None) if table => {}
+        (None, None) => {
+            return Err(c.err(
+                format!("{k}.gib_month"),
+                "is required (or no_list_price = \"why\" when the catalogue has no price)",
+            ))
+        }
+        (Some(_), Some(_)) => {
+            return Err(c.err(
+                format!("{k}.no_list_price"),
+                "cannot be set together with gib_month",
+            ))
+        }
+    }
     let mut last = 0.0;
     for (i, b) in p.iops_month.iter().enumerate() {
         let bk = format!("{k}.iops_month[{i}]");
@@ -1372,12 +1814,30 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
             }
         }
     }
+    if let Some(rc) = &raw.report_card {
+        rc.check(file)?;
+    }
+    if let Some(f) = &raw.flash_vs_hdd {
+        c.text("flash_vs_hdd.flash_group", &f.flash_group)?;
+        c.text("flash_vs_hdd.hdd_group", &f.hdd_group)?;
+        c.pos(
+            "flash_vs_hdd.flash_iops_in_hdd_drives",
+            f.flash_iops_in_hdd_drives,
+        )?;
+        c.pct(
+            "flash_vs_hdd.power_saving_per_io_pct",
+            f.power_saving_per_io_pct,
+        )?;
+        c.text("flash_vs_hdd.source", &f.source)?;
+    }
     Ok(SizingPolicy {
         meta: raw.meta,
         required_iops: raw.required_iops,
         headroom: raw.headroom,
         onprem: raw.onprem,
         cloud: raw.cloud,
+        report_card: raw.report_card,
+        flash_vs_hdd: raw.flash_vs_hdd,
         rules: raw.rule,
     })
 }

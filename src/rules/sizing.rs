@@ -4,8 +4,8 @@
 
 use super::eval::{fmt_num, fmt_trim};
 use super::schema::{
-    CloudPolicy, CloudVolumeSpec, DriveSpec, IopsModel, OnpremPolicy, Platform, RaidSpec,
-    ThroughputModel, Tier, VolumeCountPolicy,
+    CloudPolicy, CloudVolumeSpec, DriveSpec, Instance, IopsModel, OnpremPolicy, Platform, RaidSpec,
+    SizeRow, SizeTable, ThroughputModel, Tier, VolumeCountPolicy,
 };
 use super::{CostBreakdown, Demand, TierOption, Unit};
 
@@ -59,6 +59,10 @@ pub(crate) struct Workload {
     pub(crate) capacity_gib: Option<f64>,
     pub(crate) avg_read_kib: Option<f64>,
     pub(crate) avg_write_kib: Option<f64>,
+    /// Minutes the sized load lasts ([`Demand::peak_minutes`]).
+    pub(crate) peak_minutes: Option<f64>,
+    /// Long-run average IOPS × headroom factor ([`Demand::mean_iops`]).
+    pub(crate) mean_iops: Option<f64>,
     /// Notes about how the demand was read (split assumptions, ignored values).
     pub(crate) notes: Vec<String>,
 }
@@ -134,6 +138,11 @@ impl Workload {
             capacity_gib,
             avg_read_kib: d.avg_read_kib.filter(|x| x.is_finite() && *x > 0.0),
             avg_write_kib: d.avg_write_kib.filter(|x| x.is_finite() && *x > 0.0),
+            peak_minutes: d.peak_minutes.filter(|x| x.is_finite() && *x > 0.0),
+            mean_iops: d
+                .mean_iops
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(|m| m * k),
             notes,
         }
     }
@@ -160,6 +169,11 @@ fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         throughput_mib_s_per_unit: None,
         backend_iops: None,
         counted_iops: None,
+        size_name: None,
+        bursting: false,
+        latency_ms: None,
+        latency_check: Vec::new(),
+        lost_because: None,
         drives_for_iops: None,
         drives_for_capacity: None,
         monthly_cost_usd: None,
@@ -297,76 +311,305 @@ pub(crate) fn size_drive_array(
     o
 }
 
+/// What one volume of an n-volume stripe must deliver.
+#[derive(Debug, Clone, Copy)]
+struct VolNeed {
+    /// Counted IOPS per volume.
+    iops: f64,
+    /// Throughput per volume, in the tier's unit (MiB/s, or MB/s when
+    /// `throughput_decimal`).
+    t: f64,
+    /// GiB per volume.
+    gib: f64,
+    /// Seconds the sized load lasts (burst check); `None` = unknown.
+    peak_s: Option<f64>,
+    /// Long-run average IOPS per volume after headroom (burst refill check).
+    mean_iops: Option<f64>,
+}
+
 /// One volume of a cloud configuration.
 #[derive(Debug, Clone)]
 struct VolConfig {
     size_gib: f64,
-    /// IOPS the volume delivers (provisioned, size-driven or fixed).
+    /// IOPS the volume sustains (provisioned, size-driven, fixed or its size row).
     iops: f64,
     /// True when `iops` are provisioned (billed).
     iops_provisioned: bool,
-    /// MiB/s the volume delivers (provisioned or cap).
-    mib_s: f64,
-    /// True when `mib_s` is provisioned (billed above the included amount).
-    mib_s_provisioned: bool,
+    /// Throughput the volume delivers, in the tier's unit.
+    t: f64,
+    /// True when `t` is provisioned (billed above the included amount).
+    t_provisioned: bool,
     /// True when provisioned IOPS were raised above the IOPS need only to reach the throughput
     /// (io1: MiB/s per provisioned IOPS); striping may then be cheaper.
     iops_raised_for_throughput: bool,
+    /// The `[tier.sizes]` row chosen (fixed-size tiers).
+    row: Option<SizeRow>,
+    /// True when the configuration relies on credit bursting for the peak.
+    bursting: bool,
     binding: Vec<String>,
+    notes: Vec<String>,
 }
 
-/// Smallest volume of `spec` that serves `need_iops` IOPS, `need_mib` MiB/s
-/// and `need_gib` GiB, or the limit that prevents it.
-fn configure_volume(
+/// Whether a credit bucket of `credits` covers a peak of `need` IOPS on a volume whose
+/// sustained rate is `baseline` (AWS-GP: duration = credits / (burst IOPS − baseline), with the
+/// demand in place of the burst ceiling): `Ok(explanation)` or `Err(why not)`.
+fn burst_covers(
+    credits: f64,
+    ceiling: f64,
+    baseline: f64,
+    need: &VolNeed,
+) -> Result<String, String> {
+    if need.iops > ceiling + EPS {
+        return Err(format!(
+            "the peak of {} IOPS is above the burst ceiling of {}",
+            q(need.iops),
+            q(ceiling)
+        ));
+    }
+    let Some(peak_s) = need.peak_s else {
+        return Err("the length of the peak is unknown".to_string());
+    };
+    let Some(mean) = need.mean_iops else {
+        return Err("the average IOPS (to refill the bucket) is unknown".to_string());
+    };
+    if mean > baseline + EPS {
+        return Err(format!(
+            "the average of {} IOPS is above the baseline of {}, so spent credits would not come back",
+            q(mean),
+            q(baseline)
+        ));
+    }
+    let dur = credits / (need.iops - baseline).max(EPS);
+    if dur + EPS < peak_s {
+        return Err(format!(
+            "at {} IOPS the bucket lasts {} min, less than the measured peak of {} min",
+            q(need.iops),
+            fmt_num(dur / 60.0, 1),
+            fmt_num(peak_s / 60.0, 1)
+        ));
+    }
+    Ok(format!(
+        "bursts: baseline {} IOPS; at {} IOPS the {} I/O-credit bucket lasts {} / ({} − {}) s = {} min ≥ the measured peak of {} min, and the average {} IOPS ≤ the baseline refills it",
+        q(baseline),
+        q(need.iops),
+        fmt_num(credits, 0),
+        fmt_num(credits, 0),
+        q(need.iops),
+        q(baseline),
+        fmt_num(dur / 60.0, 1),
+        fmt_num(peak_s / 60.0, 1),
+        q(mean)
+    ))
+}
+
+fn unit_text(spec: &CloudVolumeSpec) -> &'static str {
+    if spec.throughput_decimal {
+        "MB/s"
+    } else {
+        "MiB/s"
+    }
+}
+
+/// Smallest `[tier.sizes]` row that holds `need` (sustained IOPS, or a burst that covers the
+/// peak).
+fn configure_row(
     spec: &CloudVolumeSpec,
-    need_iops: f64,
-    need_mib: f64,
-    need_gib: f64,
+    table: &SizeTable,
+    need: &VolNeed,
 ) -> Result<VolConfig, String> {
+    let u = unit_text(spec);
+    let mut why_smaller: Option<String> = None;
+    let mut burst_note: Option<String> = None;
+    for r in &table.rows {
+        if r.gib + EPS < need.gib {
+            why_smaller = Some(format!("{} GiB", q(need.gib)));
+            continue;
+        }
+        if r.mb_s + EPS < need.t {
+            why_smaller = Some(format!("{} {u}", q(need.t)));
+            continue;
+        }
+        let mut cfg = VolConfig {
+            size_gib: r.gib,
+            iops: r.iops,
+            iops_provisioned: false,
+            t: r.mb_s,
+            t_provisioned: false,
+            iops_raised_for_throughput: false,
+            row: Some(r.clone()),
+            bursting: false,
+            binding: Vec::new(),
+            notes: Vec::new(),
+        };
+        if r.iops + EPS < need.iops {
+            let covered = match (r.burst_iops, r.burst_minutes) {
+                (Some(bi), Some(bm)) if bi > r.iops => {
+                    let credits = bm * 60.0 * (bi - r.iops);
+                    match burst_covers(credits, bi, r.iops, need) {
+                        Ok(t) => {
+                            cfg.binding.push(format!(
+                                "{} ({} min at {} IOPS from a full bucket) {t}",
+                                r.name,
+                                fmt_trim(bm),
+                                q(bi)
+                            ));
+                            cfg.bursting = true;
+                            true
+                        }
+                        Err(e) => {
+                            burst_note.get_or_insert(format!(
+                                "credit bursting of {} not counted: {e}",
+                                r.name
+                            ));
+                            false
+                        }
+                    }
+                }
+                _ => false,
+            };
+            if !covered {
+                why_smaller = Some(format!("{} IOPS", q(need.iops)));
+                continue;
+            }
+        }
+        cfg.binding.insert(
+            0,
+            match &why_smaller {
+                Some(w) => format!(
+                    "size {} ({} GiB, {} IOPS, {} {u}): the smallest size with {w}",
+                    r.name,
+                    q(r.gib),
+                    q(r.iops),
+                    q(r.mb_s)
+                ),
+                None => format!(
+                    "size {} ({} GiB, {} IOPS, {} {u}): the smallest size",
+                    r.name,
+                    q(r.gib),
+                    q(r.iops),
+                    q(r.mb_s)
+                ),
+            },
+        );
+        cfg.notes.extend(burst_note);
+        return Ok(cfg);
+    }
+    let last = table.rows.last().expect("validated: at least one row");
+    let mut e = format!(
+        "needs {} IOPS, {} {u} and {} GiB per volume; the largest size {} gives {} IOPS, {} {u}, {} GiB",
+        q(need.iops),
+        q(need.t),
+        q(need.gib),
+        last.name,
+        q(last.iops),
+        q(last.mb_s),
+        q(last.gib)
+    );
+    if let Some(b) = burst_note {
+        e.push_str(&format!(" ({b})"));
+    }
+    Err(e)
+}
+
+/// Smallest volume of `spec` that serves `need`, or the limit that prevents it.
+fn configure_volume(spec: &CloudVolumeSpec, need: &VolNeed) -> Result<VolConfig, String> {
+    if let Some(table) = &spec.sizes {
+        return configure_row(spec, table, need);
+    }
+    let u = unit_text(spec);
+    let need_iops = need.iops;
+    let need_mib = need.t;
     let mut binding = Vec::new();
+    let mut notes = Vec::new();
     let mut raised_for_throughput = false;
-    let mut size = ceil_eps(need_gib).max(spec.volume.min_gib);
+    let mut bursting = false;
+    let mut size = ceil_eps(need.gib).max(spec.volume.min_gib);
     let mut prov: Option<f64> = None;
 
     // 1. IOPS
-    match spec.iops {
+    match &spec.iops {
         IopsModel::Fixed { per_volume } => {
             if need_iops > per_volume + EPS {
                 return Err(format!(
                     "needs {} IOPS per volume > {} per volume",
                     q(need_iops),
-                    fmt_trim(per_volume)
+                    fmt_trim(*per_volume)
                 ));
             }
         }
-        IopsModel::SizeDriven { per_gib, min, max } => {
+        IopsModel::SizeDriven {
+            per_gib,
+            min,
+            max,
+            base,
+            burst,
+        } => {
             if need_iops > max + EPS {
                 return Err(format!(
                     "needs {} IOPS per volume > max {} per volume",
                     q(need_iops),
-                    fmt_trim(max)
+                    fmt_trim(*max)
                 ));
             }
-            if need_iops > min {
-                let s = ceil_eps(need_iops / per_gib);
-                if s > size {
-                    binding.push(format!(
-                        "size raised to {} GiB: {} IOPS per GiB for {} IOPS",
-                        fmt_trim(s),
-                        fmt_trim(per_gib),
-                        q(need_iops)
-                    ));
-                    size = s;
+            let baseline = |s: f64| (base + per_gib * s).clamp(*min, *max);
+            if baseline(size) + EPS < need_iops {
+                let s_sus = ceil_eps((need_iops - base) / per_gib).max(size);
+                let mut chosen = None;
+                if let Some(b) = burst {
+                    // Smallest size whose bucket outlasts the peak and whose baseline refills it.
+                    let mut s_b = size;
+                    if let Some(p) = need.peak_s.filter(|p| *p > 0.0) {
+                        s_b = s_b.max(ceil_eps((need_iops - b.credits / p - base) / per_gib));
+                    }
+                    if let Some(m) = need.mean_iops {
+                        s_b = s_b.max(ceil_eps((m - base) / per_gib));
+                    }
+                    let small_enough = b.below_gib.is_none_or(|g| s_b < g);
+                    match burst_covers(b.credits, b.iops, baseline(s_b), need) {
+                        Ok(t) if s_b < s_sus && small_enough => {
+                            binding.push(format!(
+                                "size {} GiB {t} (sustained {} IOPS would need {} GiB)",
+                                fmt_trim(s_b),
+                                q(need_iops),
+                                fmt_trim(s_sus)
+                            ));
+                            bursting = true;
+                            chosen = Some(s_b);
+                        }
+                        Ok(_) => {}
+                        Err(e) => notes.push(format!(
+                            "burst to {} IOPS not counted: {e}; sized on the baseline",
+                            fmt_trim(b.iops)
+                        )),
+                    }
+                }
+                match chosen {
+                    Some(s) => size = s,
+                    None => {
+                        binding.push(format!(
+                            "size raised to {} GiB: {} IOPS per GiB{} for {} IOPS",
+                            fmt_trim(s_sus),
+                            fmt_trim(*per_gib),
+                            if *base > 0.0 {
+                                format!(" above a baseline of {}", fmt_trim(*base))
+                            } else {
+                                String::new()
+                            },
+                            q(need_iops)
+                        ));
+                        size = s_sus;
+                    }
                 }
             }
         }
+        IopsModel::SizeTable => unreachable!("size_table tiers have [tier.sizes]"),
         IopsModel::Provisioned { min, max, .. } => {
-            let p = ceil_eps(need_iops).max(min);
+            let p = ceil_eps(need_iops).max(*min);
             if p > max + EPS {
                 return Err(format!(
                     "needs {} IOPS per volume > max {} per volume",
                     q(p),
-                    fmt_trim(max)
+                    fmt_trim(*max)
                 ));
             }
             prov = Some(p);
@@ -383,7 +626,7 @@ fn configure_volume(
         ThroughputModel::Fixed { per_volume_mib_s } => {
             if need_mib > per_volume_mib_s + EPS {
                 return Err(format!(
-                    "needs {} MiB/s per volume > {} per volume",
+                    "needs {} {u} per volume > {} per volume",
                     q(need_mib),
                     fmt_trim(*per_volume_mib_s)
                 ));
@@ -395,14 +638,14 @@ fn configure_volume(
                 .find(|s| s.mib_s + EPS >= need_mib)
                 .ok_or_else(|| {
                     format!(
-                        "needs {} MiB/s per volume > max {} per volume",
+                        "needs {} {u} per volume > max {} per volume",
                         q(need_mib),
                         fmt_trim(steps.last().map_or(0.0, |s| s.mib_s))
                     )
                 })?;
             if step.min_gib > size {
                 binding.push(format!(
-                    "size raised to {} GiB: {} MiB/s needs at least {} GiB",
+                    "size raised to {} GiB: {} {u} needs at least {} GiB",
                     fmt_trim(step.min_gib),
                     q(need_mib),
                     fmt_trim(step.min_gib)
@@ -410,10 +653,39 @@ fn configure_volume(
                 size = step.min_gib;
             }
         }
+        ThroughputModel::SizeLinear {
+            base_mib_s,
+            per_gib_mib_s,
+            max_mib_s,
+        } => {
+            if need_mib > max_mib_s + EPS {
+                return Err(format!(
+                    "needs {} {u} per volume > max {} per volume",
+                    q(need_mib),
+                    fmt_trim(*max_mib_s)
+                ));
+            }
+            if base_mib_s + per_gib_mib_s * size + EPS < need_mib {
+                let s = ceil_eps((need_mib - base_mib_s) / per_gib_mib_s);
+                binding.push(format!(
+                    "size raised to {} GiB: {} {u} per TiB{} for {} {u}",
+                    fmt_trim(s),
+                    fmt_num(per_gib_mib_s * 1024.0, 2),
+                    if *base_mib_s > 0.0 {
+                        format!(" above a baseline of {}", fmt_trim(*base_mib_s))
+                    } else {
+                        String::new()
+                    },
+                    q(need_mib)
+                ));
+                size = s;
+            }
+        }
+        ThroughputModel::SizeTable => unreachable!("size_table tiers have [tier.sizes]"),
         t @ ThroughputModel::PerIops { max_mib_s, .. } => {
             if need_mib > max_mib_s + EPS {
                 return Err(format!(
-                    "needs {} MiB/s per volume > max {} per volume",
+                    "needs {} {u} per volume > max {} per volume",
                     q(need_mib),
                     fmt_trim(*max_mib_s)
                 ));
@@ -424,7 +696,7 @@ fn configure_volume(
                     // Smallest IOPS whose cap covers the need (cap is monotone).
                     if cap(iops_max) + EPS < need_mib {
                         return Err(format!(
-                            "needs {} MiB/s per volume > {} at max IOPS",
+                            "needs {} {u} per volume > {} at max IOPS",
                             q(need_mib),
                             q(cap(iops_max))
                         ));
@@ -440,7 +712,7 @@ fn configure_volume(
                     }
                     raised_for_throughput = true;
                     binding.push(format!(
-                        "provisioned IOPS raised from {} to {} for {} MiB/s (throughput per IOPS)",
+                        "provisioned IOPS raised from {} to {} for {} {u} (throughput per IOPS)",
                         q(p),
                         q(hi),
                         q(need_mib)
@@ -452,7 +724,7 @@ fn configure_volume(
                     let delivered = delivered_iops(&spec.iops, size, None);
                     if cap(delivered) + EPS < need_mib {
                         return Err(format!(
-                            "needs {} MiB/s per volume > {} at {} IOPS",
+                            "needs {} {u} per volume > {} at {} IOPS",
                             q(need_mib),
                             q(cap(delivered)),
                             q(delivered)
@@ -469,27 +741,28 @@ fn configure_volume(
             let m = ceil_eps(need_mib).max(*included_mib_s);
             if m > max_mib_s + EPS {
                 return Err(format!(
-                    "needs {} MiB/s per volume > max {} per volume",
+                    "needs {} {u} per volume > max {} per volume",
                     q(need_mib),
                     fmt_trim(*max_mib_s)
                 ));
             }
             let iops_now = prov.unwrap_or_else(|| delivered_iops(&spec.iops, size, None));
-            if m > max_mib_s_per_iops * iops_now + EPS {
+            if let Some(max_mib_s_per_iops) = max_mib_s_per_iops.filter(|r| m > r * iops_now + EPS)
+            {
                 let p2 = ceil_eps(m / max_mib_s_per_iops);
                 if prov.is_none() || p2 > iops_max + EPS {
                     return Err(format!(
-                        "{} MiB/s per volume needs {} IOPS at {} MiB/s per IOPS, more than the volume allows",
+                        "{} {u} per volume needs {} IOPS at {} {u} per IOPS, more than the volume allows",
                         q(m),
                         fmt_num(p2, 0),
-                        fmt_trim(*max_mib_s_per_iops)
+                        fmt_trim(max_mib_s_per_iops)
                     ));
                 }
                 binding.push(format!(
-                    "provisioned IOPS raised to {} for {} MiB/s ({} MiB/s per IOPS)",
+                    "provisioned IOPS raised to {} for {} {u} ({} {u} per IOPS)",
                     fmt_num(p2, 0),
                     q(m),
-                    fmt_trim(*max_mib_s_per_iops)
+                    fmt_trim(max_mib_s_per_iops)
                 ));
                 prov = Some(p2);
             }
@@ -502,7 +775,7 @@ fn configure_volume(
         Some(p),
         IopsModel::Provisioned {
             included,
-            max_per_gib,
+            max_per_gib: Some(max_per_gib),
             ..
         },
     ) = (prov, &spec.iops)
@@ -531,7 +804,7 @@ fn configure_volume(
     }
 
     let iops = delivered_iops(&spec.iops, size, prov);
-    let mib_s = match &spec.throughput {
+    let t = match &spec.throughput {
         ThroughputModel::Fixed { per_volume_mib_s } => *per_volume_mib_s,
         ThroughputModel::SizeSteps { steps } => steps
             .iter()
@@ -539,6 +812,12 @@ fn configure_volume(
             .find(|s| s.min_gib <= size + EPS)
             .or(steps.first())
             .map_or(0.0, |s| s.mib_s),
+        ThroughputModel::SizeLinear {
+            base_mib_s,
+            per_gib_mib_s,
+            max_mib_s,
+        } => (base_mib_s + per_gib_mib_s * size).min(*max_mib_s),
+        ThroughputModel::SizeTable => 0.0,
         t @ ThroughputModel::PerIops { .. } => t.per_iops_cap(iops).unwrap_or(0.0),
         ThroughputModel::Provisioned { .. } => prov_mib.unwrap_or(0.0),
     };
@@ -546,24 +825,38 @@ fn configure_volume(
         size_gib: size,
         iops,
         iops_provisioned: prov.is_some(),
-        mib_s,
-        mib_s_provisioned: prov_mib.is_some(),
+        t,
+        t_provisioned: prov_mib.is_some(),
         iops_raised_for_throughput: raised_for_throughput,
+        row: None,
+        bursting,
         binding,
+        notes,
     })
 }
 
 fn delivered_iops(m: &IopsModel, size: f64, prov: Option<f64>) -> f64 {
     match *m {
         IopsModel::Fixed { per_volume } => per_volume,
-        IopsModel::SizeDriven { per_gib, min, max } => (per_gib * size).clamp(min, max),
+        IopsModel::SizeDriven {
+            per_gib,
+            min,
+            max,
+            base,
+            ..
+        } => (base + per_gib * size).clamp(min, max),
+        IopsModel::SizeTable => 0.0,
         IopsModel::Provisioned { min, .. } => prov.unwrap_or(min),
     }
 }
 
-/// Monthly cost of one volume (storage, IOPS, throughput), USD.
-fn volume_cost(spec: &CloudVolumeSpec, v: &VolConfig) -> (f64, f64, f64) {
-    let storage = v.size_gib * spec.price.gib_month;
+/// Monthly cost of one volume (storage, IOPS, throughput), USD; `None` when the catalogue has
+/// no list price for it.
+fn volume_cost(spec: &CloudVolumeSpec, v: &VolConfig) -> Option<(f64, f64, f64)> {
+    if let Some(r) = &v.row {
+        return r.usd_month.map(|p| (p, 0.0, 0.0));
+    }
+    let storage = v.size_gib * spec.price.gib_month?;
     let iops = match spec.iops {
         IopsModel::Provisioned { included, .. } if v.iops_provisioned => {
             spec.price.iops_cost(v.iops, included)
@@ -571,27 +864,36 @@ fn volume_cost(spec: &CloudVolumeSpec, v: &VolConfig) -> (f64, f64, f64) {
         _ => 0.0,
     };
     let thr = match spec.throughput {
-        ThroughputModel::Provisioned { included_mib_s, .. } if v.mib_s_provisioned => {
-            (v.mib_s - included_mib_s).max(0.0) * spec.price.mib_s_month.unwrap_or(0.0)
+        ThroughputModel::Provisioned { included_mib_s, .. } if v.t_provisioned => {
+            (v.t - included_mib_s).max(0.0) * spec.price.mib_s_month.unwrap_or(0.0)
         }
         _ => 0.0,
     };
-    (storage, iops, thr)
+    Some((storage, iops, thr))
 }
 
 /// Size a cloud volume tier: try 1..=max_volumes equal volumes, each serving
-/// 1/n of the counted IOPS, MiB/s and capacity; keep the fewest (or cheapest)
-/// that fits. I/O request charges = per_million_io × required IOPS × seconds
+/// 1/n of the counted IOPS, throughput and capacity; keep the fewest (or cheapest)
+/// that fits. Tiers whose performance belongs to the VM (`per_vm_pool`) get one
+/// volume. I/O request charges = per_million_io × required IOPS × seconds
 /// per month / 10^6 (no headroom: it bills actual requests).
 pub(crate) fn size_cloud(
     tier: &Tier,
     spec: &CloudVolumeSpec,
     platform: Option<&Platform>,
+    instance: Option<&Instance>,
     policy: &CloudPolicy,
     hours_per_month: f64,
     w: &Workload,
 ) -> TierOption {
     let mut o = base_option(tier, Unit::Volume);
+    let u = unit_text(spec);
+    // The demand's throughput in the tier's unit.
+    let mut need_t = if spec.throughput_decimal {
+        w.sized_mb_s
+    } else {
+        w.sized_mib_s
+    };
 
     // IO-size accounting: requests larger than the IO unit count as several.
     let mut counted = w.sized_iops;
@@ -616,6 +918,21 @@ pub(crate) fn size_cloud(
             counted += extra;
             o.counted_iops = Some(counted);
         }
+        if spec.volume.small_io_counts_full_unit {
+            let unit_t = unit * 1024.0 / if spec.throughput_decimal { MB } else { MIB };
+            let t_units = counted * unit_t;
+            if t_units > need_t + EPS {
+                o.binding_limits.push(format!(
+                    "each IO of up to {} KiB counts as a full {} KiB unit: {} IOPS use {} {u} of the volume's throughput (measured {} {u}; merging of sequential IOs not assumed)",
+                    fmt_trim(unit),
+                    fmt_trim(unit),
+                    q(counted),
+                    q(t_units),
+                    q(need_t)
+                ));
+                need_t = t_units;
+            }
+        }
     }
     if w.capacity_gib.is_none() {
         o.notes.push(
@@ -624,8 +941,34 @@ pub(crate) fn size_cloud(
         );
     }
 
-    // Host (instance) caps of the platform.
-    if let Some(p) = platform {
+    // Host (instance) caps.
+    if let Some(i) = instance {
+        let (max_iops, max_mb_s) = i.caps_for(&tier.id);
+        if counted > max_iops + EPS {
+            o.infeasible_reason = Some(format!(
+                "needs {} IOPS > {} IOPS, the most one {} can drive (instance cap)",
+                q(counted),
+                q(max_iops),
+                i.id
+            ));
+            return o;
+        }
+        if w.sized_mb_s > max_mb_s + EPS {
+            o.infeasible_reason = Some(format!(
+                "needs {} MB/s > {} MB/s, the most one {} can drive (instance cap)",
+                q(w.sized_mb_s),
+                q(max_mb_s),
+                i.id
+            ));
+            return o;
+        }
+        o.binding_limits.push(format!(
+            "within the {} cap of {} IOPS and {} MB/s",
+            i.id,
+            fmt_trim(max_iops),
+            fmt_trim(max_mb_s)
+        ));
+    } else if let Some(p) = platform {
         if let Some(max) = p.instance_max_iops.filter(|m| counted > *m + EPS) {
             o.infeasible_reason = Some(format!(
                 "needs {} IOPS > {} IOPS, the most one {} host can drive (platform cap)",
@@ -647,18 +990,31 @@ pub(crate) fn size_cloud(
     }
 
     let cap = w.capacity_gib.unwrap_or(0.0);
-    let max_n = policy.max_volumes.max(1);
+    let max_n = if spec.volume.per_vm_pool {
+        1
+    } else {
+        policy.max_volumes.max(1)
+    };
     let mut best: Option<(u32, VolConfig, f64)> = None;
     let mut last_err = String::new();
     let mut prev_err: Option<String> = None;
     let mut err_before_best: Option<String> = None;
     for n in 1..=max_n {
         let nf = f64::from(n);
-        match configure_volume(spec, counted / nf, w.sized_mib_s / nf, cap / nf) {
+        let need = VolNeed {
+            iops: counted / nf,
+            t: need_t / nf,
+            gib: cap / nf,
+            peak_s: w.peak_minutes.map(|m| m * 60.0),
+            mean_iops: w.mean_iops.map(|m| m / nf),
+        };
+        match configure_volume(spec, &need) {
             Ok(v) => {
                 let raised = v.iops_raised_for_throughput;
-                let (s, i, t) = volume_cost(spec, &v);
-                let total = nf * (s + i + t);
+                // Unknown price: compare by count only (the first fit wins).
+                let total = volume_cost(spec, &v)
+                    .map(|(s, i, t)| nf * (s + i + t))
+                    .unwrap_or(f64::INFINITY);
                 let better = match &best {
                     None => true,
                     Some((_, _, c)) => total < *c - 1e-9,
@@ -682,6 +1038,8 @@ pub(crate) fn size_cloud(
     let Some((n, v, _)) = best else {
         o.infeasible_reason = Some(if max_n > 1 {
             format!("even striped across {max_n} volumes (cloud.max_volumes): {last_err}")
+        } else if spec.volume.per_vm_pool {
+            format!("{last_err} (performance is per VM: striping does not add to it)")
         } else {
             last_err
         });
@@ -689,17 +1047,12 @@ pub(crate) fn size_cloud(
     };
 
     let nf = f64::from(n);
-    let (s, i, t) = volume_cost(spec, &v);
-    let io_requests = spec
-        .price
-        .per_million_io
-        .map(|p| p * w.required_iops * hours_per_month * 3600.0 / 1e6)
-        .unwrap_or(0.0);
-    let breakdown = CostBreakdown {
-        storage_usd: nf * s,
-        iops_usd: nf * i,
-        throughput_usd: nf * t,
-        io_requests_usd: io_requests,
+    let to_mib = |t: f64| {
+        if spec.throughput_decimal {
+            mb_to_mib(t)
+        } else {
+            t
+        }
     };
     o.feasible = true;
     o.count = n;
@@ -709,11 +1062,36 @@ pub(crate) fn size_cloud(
     o.iops_capability = nf * v.iops;
     o.provisioned_iops = Some(nf * v.iops);
     o.provisioned_iops_per_unit = Some(v.iops);
-    o.throughput_mib_s = Some(nf * v.mib_s);
-    o.throughput_mib_s_per_unit = Some(v.mib_s);
-    o.monthly_cost_usd =
-        Some(breakdown.storage_usd + breakdown.iops_usd + breakdown.throughput_usd + io_requests);
-    o.cost_breakdown = Some(breakdown);
+    o.throughput_mib_s = Some(nf * to_mib(v.t));
+    o.throughput_mib_s_per_unit = Some(to_mib(v.t));
+    o.size_name = v.row.as_ref().map(|r| r.name.clone());
+    o.bursting = v.bursting;
+    match volume_cost(spec, &v) {
+        Some((s, i, t)) => {
+            let io_requests = spec
+                .price
+                .per_million_io
+                .map(|p| p * w.required_iops * hours_per_month * 3600.0 / 1e6)
+                .unwrap_or(0.0);
+            let breakdown = CostBreakdown {
+                storage_usd: nf * s,
+                iops_usd: nf * i,
+                throughput_usd: nf * t,
+                io_requests_usd: io_requests,
+            };
+            o.monthly_cost_usd = Some(
+                breakdown.storage_usd + breakdown.iops_usd + breakdown.throughput_usd + io_requests,
+            );
+            o.cost_breakdown = Some(breakdown);
+        }
+        None => {
+            o.cost_note = Some(match (&v.row, &spec.price.no_list_price) {
+                (Some(r), _) => format!("no list price for size {} in the catalogue", r.name),
+                (None, Some(why)) => why.clone(),
+                (None, None) => "no list price in the catalogue".to_string(),
+            });
+        }
+    }
     if n > 1 {
         match (&policy.volume_count, err_before_best) {
             (VolumeCountPolicy::Fewest, Some(e)) => o.binding_limits.push(format!(
@@ -728,7 +1106,14 @@ pub(crate) fn size_cloud(
                 .push(format!("striped across {n} volumes (cheapest count)")),
         }
     }
+    if spec.volume.per_vm_pool {
+        o.notes.push(
+            "performance is per VM (baseline + per-GiB rate of all volumes of this type, up to the VM's cap): one volume of the total size is shown; splitting it changes nothing"
+                .to_string(),
+        );
+    }
     o.binding_limits.extend(v.binding);
+    o.notes.extend(v.notes);
     if w.capacity_gib.is_some() && o.binding_limits.is_empty() {
         o.binding_limits
             .push("capacity: volume size set by the data size".to_string());

@@ -1,0 +1,246 @@
+//! IO report card: letter grades for measured latencies, in the style of the Delphix IO
+//! Report Card (tier-catalog §4.4: support.delphix.com KBA1001; thresholds from Kyle Hailey's
+//! `khailey-zz/fio_scripts`, `grade.r`). Four tests, each graded on its 95th-percentile
+//! latency: small random reads, 1 MiB sequential reads, 1 KiB log writes and 128 KiB log
+//! writes; A+ … C-, anything slower than the last bound is D.
+//!
+//! The thresholds are data (`[report_card]` of `rules/sizing.toml`). The engine grades what
+//! the evidence measured (AWR average waits are at most their p95, so the grade of an average
+//! is the best the p95 could earn) and the worst latency each tier's published class allows
+//! (catalogue `latency_ms`); a tier whose grade is worse than today's may slow the workload.
+
+use serde::{Deserialize, Serialize};
+
+use super::eval::fmt_num;
+use super::{Demand, RulesError, Tier};
+
+/// One test of the card (`[[report_card.test]]`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CardTest {
+    /// Id (`random_read`).
+    pub id: String,
+    /// What the test measures.
+    pub name: String,
+    /// Upper bounds of the letters, ms, ascending (one per letter of
+    /// [`ReportCardSpec::letters`]).
+    pub bounds_ms: Vec<f64>,
+    /// Which measured figure it grades: `single_block_read_ms`, `large_read_ms` or
+    /// `log_write_ms` (fields of [`Demand`]).
+    pub measured_by: String,
+}
+
+/// `[report_card]` of `sizing.toml`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportCardSpec {
+    /// Letters from best to worst; a latency above the last bound gets `below_last`.
+    pub letters: Vec<String>,
+    /// Letter for a latency above every bound (`D`).
+    pub below_last: String,
+    /// Tests.
+    pub test: Vec<CardTest>,
+    /// Where the thresholds come from.
+    pub source: String,
+}
+
+impl ReportCardSpec {
+    /// Check shapes; `file` names the file in errors.
+    pub(crate) fn check(&self, file: &str) -> Result<(), RulesError> {
+        let err = |key: String, message: String| RulesError::Invalid {
+            file: file.to_string(),
+            key,
+            message,
+        };
+        if self.letters.is_empty() {
+            return Err(err(
+                "report_card.letters".into(),
+                "needs at least one letter".into(),
+            ));
+        }
+        if self.source.trim().is_empty() {
+            return Err(err("report_card.source".into(), "must not be empty".into()));
+        }
+        for (i, t) in self.test.iter().enumerate() {
+            let k = format!("report_card.test[{i}]");
+            if t.bounds_ms.len() != self.letters.len() {
+                return Err(err(
+                    format!("{k}.bounds_ms"),
+                    format!(
+                        "needs one bound per letter ({}), got {}",
+                        self.letters.len(),
+                        t.bounds_ms.len()
+                    ),
+                ));
+            }
+            if t.bounds_ms.windows(2).any(|w| w[1] <= w[0])
+                || t.bounds_ms.iter().any(|b| !b.is_finite() || *b <= 0.0)
+            {
+                return Err(err(
+                    format!("{k}.bounds_ms"),
+                    "must be positive and ascending".into(),
+                ));
+            }
+            if measured(&Demand::default(), &t.measured_by).is_err() {
+                return Err(err(
+                    format!("{k}.measured_by"),
+                    format!(
+                        "unknown figure \"{}\" (known: single_block_read_ms, large_read_ms, log_write_ms)",
+                        t.measured_by
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Letter index for `ms` on `t` (0 = best; `letters.len()` = `below_last`).
+    pub fn index(&self, t: &CardTest, ms: f64) -> usize {
+        t.bounds_ms
+            .iter()
+            .position(|b| ms < *b)
+            .unwrap_or(self.letters.len())
+    }
+
+    /// Letter for index `i`.
+    pub fn letter(&self, i: usize) -> &str {
+        self.letters
+            .get(i)
+            .map(String::as_str)
+            .unwrap_or(&self.below_last)
+    }
+}
+
+fn measured(d: &Demand, name: &str) -> Result<Option<f64>, ()> {
+    match name {
+        "single_block_read_ms" => Ok(d.single_block_read_ms),
+        "large_read_ms" => Ok(d.large_read_ms),
+        "log_write_ms" => Ok(d.log_write_ms),
+        _ => Err(()),
+    }
+}
+
+/// The grade of one measured figure.
+#[derive(Debug, Clone, Serialize)]
+pub struct TestGrade {
+    /// Test id.
+    pub test: String,
+    /// Test description.
+    pub name: String,
+    /// Measured latency, ms; `None` = not measured (not graded).
+    pub measured_ms: Option<f64>,
+    /// What the measured figure is.
+    pub basis: String,
+    /// Letter; `None` when not measured.
+    pub grade: Option<String>,
+    /// Upper bound of that letter, ms (`None` for the last letter or not measured).
+    pub bound_ms: Option<f64>,
+}
+
+/// How a tier's published latency would grade on one measured test.
+#[derive(Debug, Clone, Serialize)]
+pub struct TierGrade {
+    /// Test id.
+    pub test: String,
+    /// The tier's worst published latency, ms.
+    pub tier_ms: f64,
+    /// Its letter.
+    pub grade: String,
+    /// Today's letter (measured).
+    pub measured_grade: String,
+    /// True when the tier's letter is worse than today's: it may slow the workload.
+    pub worse: bool,
+}
+
+/// The card of one workload.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReportCard {
+    /// One entry per test of the card, measured or not.
+    pub tests: Vec<TestGrade>,
+    /// Where the thresholds come from.
+    pub source: String,
+    /// How to read it.
+    pub note: String,
+}
+
+/// Grade the measured latencies of `d`.
+pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
+    let basis_default = |by: &str| match by {
+        "single_block_read_ms" => "average 'db file sequential read' wait",
+        "large_read_ms" => "average 'db file scattered read' wait",
+        "log_write_ms" => "average 'log file parallel write' wait (all write sizes)",
+        _ => "",
+    };
+    let tests = spec
+        .test
+        .iter()
+        .map(|t| {
+            let ms = measured(d, &t.measured_by)
+                .ok()
+                .flatten()
+                .filter(|v| v.is_finite() && *v >= 0.0);
+            let idx = ms.map(|v| spec.index(t, v));
+            TestGrade {
+                test: t.id.clone(),
+                name: t.name.clone(),
+                measured_ms: ms,
+                basis: match (&d.latency_basis, ms) {
+                    (_, None) => "not measured".to_string(),
+                    (Some(b), Some(_)) => format!("{b}: {}", basis_default(&t.measured_by)),
+                    (None, Some(_)) => basis_default(&t.measured_by).to_string(),
+                },
+                grade: idx.map(|i| spec.letter(i).to_string()),
+                bound_ms: idx.and_then(|i| t.bounds_ms.get(i).copied()),
+            }
+        })
+        .collect();
+    ReportCard {
+        tests,
+        source: spec.source.clone(),
+        note: "grades are for 95th-percentile latency; a measured average is at most its p95, so an average's grade is the best the p95 could earn. A tier is graded on the worst latency its published class allows (catalogue latency_ms)".to_string(),
+    }
+}
+
+/// Grade `tier`'s published latency on every measured test of `card`.
+pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec<TierGrade> {
+    let Some(tms) = tier.latency_ms else {
+        return Vec::new();
+    };
+    spec.test
+        .iter()
+        .zip(&card.tests)
+        .filter_map(|(t, g)| {
+            let m = g.measured_ms?;
+            let mi = spec.index(t, m);
+            let ti = spec.index(t, tms);
+            Some(TierGrade {
+                test: t.id.clone(),
+                tier_ms: tms,
+                grade: spec.letter(ti).to_string(),
+                measured_grade: spec.letter(mi).to_string(),
+                worse: ti > mi,
+            })
+        })
+        .collect()
+}
+
+/// One sentence on the tests where `grades` are worse than today, e.g. "its published latency
+/// (up to 9 ms) grades random_read B- against A today".
+pub fn risk_text(grades: &[TierGrade]) -> Option<String> {
+    let worse: Vec<String> = grades
+        .iter()
+        .filter(|g| g.worse)
+        .map(|g| format!("{} {} against {} today", g.test, g.grade, g.measured_grade))
+        .collect();
+    if worse.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "its published latency (up to {} ms) grades {}",
+        fmt_num(
+            grades[0].tier_ms,
+            if grades[0].tier_ms < 1.0 { 2 } else { 0 }
+        ),
+        worse.join(", ")
+    ))
+}
