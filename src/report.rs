@@ -98,7 +98,7 @@ fn option_summary(o: &TierOption, capacity_given: bool) -> String {
         if capacity_given {
             ""
         } else {
-            "; capacity not given: minimum size for the sized IOPS, add --capacity-gib"
+            "; capacity not given: minimum size for the sized IOPS, add --capacity"
         }
     )
 }
@@ -807,6 +807,51 @@ fn platform_choice(rec: Option<&Recommendation>, platform: &str) -> (String, Opt
     }
 }
 
+/// Platforms of a summary table, in the order the recommendations list them: (id, header).
+fn summary_platforms<'a>(
+    recs: impl Iterator<Item = Option<&'a Recommendation>>,
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for r in recs.flatten() {
+        for p in &r.platforms {
+            if !out.iter().any(|(id, _)| id == &p.platform) {
+                let header = match p.platform.as_str() {
+                    "onprem" => "On-premises".to_string(),
+                    "aws" => "AWS (USD/month)".to_string(),
+                    "azure" => "Azure (USD/month)".to_string(),
+                    "gcp" => "Google Cloud (USD/month)".to_string(),
+                    other => other.to_string(),
+                };
+                out.push((p.platform.clone(), header));
+            }
+        }
+    }
+    out
+}
+
+/// One summary row's platform cells (`count × tier`, with `$cost` when priced), adding each
+/// cost to `totals`.
+fn platform_cells(
+    rec: Option<&Recommendation>,
+    platforms: &[(String, String)],
+    totals: &mut [f64],
+) -> Vec<String> {
+    platforms
+        .iter()
+        .zip(totals.iter_mut())
+        .map(|((id, _), total)| {
+            let (cell, cost) = platform_choice(rec, id);
+            match cost {
+                Some(c) => {
+                    *total += c;
+                    format!("{cell}: {}", fmt_num(c, 2))
+                }
+                None => cell,
+            }
+        })
+        .collect()
+}
+
 fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     let size_on = run.databases.first().map(|d| d.size_on).unwrap_or_default();
     let stat_name = if size_on == SizeOn::Avg {
@@ -841,11 +886,12 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     if !capacity_given {
         writeln!(
             out,
-            "Capacity was not given (`--capacity-gib`): drives and volumes are the minimum for the sized IOPS and MB/s, and the AWS costs leave out the data's own capacity.\n"
+            "Capacity was not given (`--capacity`; AWR and Statspack reports carry no datafile size): drives and volumes are the minimum for the sized IOPS and MB/s, and the cloud costs leave out the data's own capacity.\n"
         )?;
     }
     let header_stat = format!("Required IOPS ({stat_name})");
-    let mut t = table(&[
+    let platforms = summary_platforms(run.databases.iter().map(|d| d.recommendation.as_ref()));
+    let mut headers: Vec<&str> = vec![
         "Database",
         "Reports",
         "Intervals",
@@ -853,24 +899,21 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         "MB/s",
         "Sized IOPS (+headroom)",
         "Cache hit %",
-        "On-premises",
-        "AWS",
-        "AWS $/month",
-        "Warnings",
-    ]);
-    let (mut sum_iops, mut sum_mb, mut sum_sized, mut sum_cost) = (0.0, 0.0, 0.0, 0.0);
+    ];
+    headers.extend(platforms.iter().map(|(_, h)| h.as_str()));
+    headers.push("Warnings");
+    let mut t = table(&headers);
+    let (mut sum_iops, mut sum_mb, mut sum_sized) = (0.0, 0.0, 0.0);
+    let mut sum_cost = vec![0.0; platforms.len()];
     let mut ids_seen: Vec<String> = Vec::new();
     for d in &run.databases {
         let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
-        let rec = |p: &str| platform_choice(d.recommendation.as_ref(), p);
-        let (onprem, _) = rec("onprem");
-        let (aws, cost) = rec("aws");
+        let cells = platform_cells(d.recommendation.as_ref(), &platforms, &mut sum_cost);
         let iops = stat(&d.sizing_basis);
         let sized = d.recommendation.as_ref().map(|r| r.sized_iops);
         sum_iops += iops.unwrap_or(0.0);
         sum_mb += stat("total_mb_s").unwrap_or(0.0);
         sum_sized += sized.unwrap_or(0.0);
-        sum_cost += cost.unwrap_or(0.0);
         let mut ids: Vec<&str> = Vec::new();
         for w in &d.warnings {
             if !ids.contains(&w.id.as_str()) {
@@ -880,7 +923,7 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
                 ids_seen.push(w.id.clone());
             }
         }
-        t.add_row(vec![
+        let mut row = vec![
             d.key.clone(),
             d.sources.len().to_string(),
             d.intervals.len().to_string(),
@@ -902,13 +945,12 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
             opt_num(stat("total_mb_s"), 2),
             opt_num(sized, 0),
             metric_text(&d.intervals[d.character_interval].workload.cache_hit_pct),
-            onprem,
-            aws,
-            cost.map(|c| fmt_num(c, 2)).unwrap_or_else(|| "–".into()),
-            ids.join(", "),
-        ]);
+        ];
+        row.extend(cells);
+        row.push(ids.join(", "));
+        t.add_row(row);
     }
-    t.add_row(vec![
+    let mut total = vec![
         "Total (sum of databases)".to_string(),
         run.analyses.len().to_string(),
         run.databases
@@ -920,12 +962,17 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         fmt_num(sum_mb, 2),
         fmt_num(sum_sized, 0),
         String::new(),
-        String::new(),
-        String::new(),
-        fmt_num(sum_cost, 2),
-        String::new(),
-    ]);
-    right(&mut t, &[1, 2, 3, 4, 5, 6, 9]);
+    ];
+    total.extend(platforms.iter().zip(&sum_cost).map(|((id, _), c)| {
+        if id == "onprem" {
+            String::new()
+        } else {
+            fmt_num(*c, 2)
+        }
+    }));
+    total.push(String::new());
+    t.add_row(total);
+    right(&mut t, &[1, 2, 3, 4, 5, 6]);
     writeln!(out, "{t}\n")?;
     writeln!(
         out,
@@ -1248,7 +1295,8 @@ fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         size_on.name().to_string()
     };
     let header_stat = format!("Host IOPS ({stat_name})");
-    let mut t = table(&[
+    let platforms = summary_platforms(run.hosts.iter().map(|h| h.recommendation.as_ref()));
+    let mut headers: Vec<&str> = vec![
         "Host",
         "Logs",
         "Intervals",
@@ -1256,23 +1304,21 @@ fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         header_stat.as_str(),
         "MB/s",
         "Sized IOPS (+headroom)",
-        "On-premises",
-        "AWS",
-        "AWS $/month",
-        "Warnings",
-    ]);
+    ];
+    headers.extend(platforms.iter().map(|(_, h)| h.as_str()));
+    headers.push("Warnings");
+    let mut t = table(&headers);
+    let mut sum_cost = vec![0.0; platforms.len()];
     for h in &run.hosts {
         let stat = |f: &str| h.statistics.get(f).and_then(|s| s.get(h.size_on));
-        let rec = |p: &str| platform_choice(h.recommendation.as_ref(), p);
-        let (onprem, _) = rec("onprem");
-        let (aws, cost) = rec("aws");
+        let cells = platform_cells(h.recommendation.as_ref(), &platforms, &mut sum_cost);
         let mut ids: Vec<&str> = Vec::new();
         for w in &h.warnings {
             if !ids.contains(&w.id.as_str()) {
                 ids.push(&w.id);
             }
         }
-        t.add_row(vec![
+        let mut row = vec![
             cell_text(&h.host),
             h.sources.len().to_string(),
             h.intervals.to_string(),
@@ -1283,13 +1329,12 @@ fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
             opt_num(stat("total_iops"), 2),
             opt_num(stat("total_mb_s"), 2),
             opt_num(h.recommendation.as_ref().map(|r| r.sized_iops), 0),
-            onprem,
-            aws,
-            cost.map(|c| fmt_num(c, 2)).unwrap_or_else(|| "–".into()),
-            ids.join(", "),
-        ]);
+        ];
+        row.extend(cells);
+        row.push(ids.join(", "));
+        t.add_row(row);
     }
-    right(&mut t, &[1, 2, 4, 5, 6, 9]);
+    right(&mut t, &[1, 2, 4, 5, 6]);
     writeln!(out, "{t}\n")?;
     Ok(())
 }
@@ -1809,15 +1854,14 @@ fn tier_terms(t: &crate::rules::Tier) -> [String; 4] {
                 price.push(format!("${}/GiB-month", n(g)));
             }
             if !rows.is_empty() {
-                match (rows.first(), rows.last()) {
-                    (Some(a), Some(b)) => price.push(format!(
+                if let (Some(a), Some(b)) = (rows.first(), rows.last()) {
+                    price.push(format!(
                         "per size: {} ${} … {} ${}/month",
                         a.name,
                         a.usd_month.map_or("?".into(), n),
                         b.name,
                         b.usd_month.map_or("?".into(), n)
-                    )),
-                    _ => {}
+                    ));
                 }
             }
             for b in &p.iops_month {

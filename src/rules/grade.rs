@@ -186,7 +186,7 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 measured_ms: ms,
                 basis: match (&d.latency_basis, ms) {
                     (_, None) => "not measured".to_string(),
-                    (Some(b), Some(_)) => format!("{b}: {}", basis_default(&t.measured_by)),
+                    (Some(b), Some(_)) => b.clone(),
                     (None, Some(_)) => basis_default(&t.measured_by).to_string(),
                 },
                 grade: idx.map(|i| spec.letter(i).to_string()),

@@ -919,7 +919,7 @@ fn size_platform(
                     k.tier_id,
                     fmt_trim(k.latency_ms.unwrap_or(0.0)),
                     k.monthly_cost_usd
-                        .map(|c| usd(c))
+                        .map(usd)
                         .unwrap_or_else(|| "no list price".to_string())
                 )),
                 None => s.push_str("; no feasible tier of this platform keeps today's grades"),

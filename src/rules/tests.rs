@@ -818,7 +818,7 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
     let mut light = sample();
     light.single_block_read_ms = Some(0.8);
     let r = recommend(&builtin(), &light, &opts(30.0));
-    assert!(fired(&r, "io2-for-low-read-latency").is_none());
+    assert!(fired(&r, "sub-ms-for-low-read-latency").is_none());
     let rec = platform(&r, "aws").recommended.as_ref().unwrap();
     assert_eq!(rec.tier_id, "aws.gp3");
     // An IO-heavy one (4,000 × 1.3 = 5,200 sized IOPS > 3,000) moves to io2.
@@ -828,7 +828,7 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
     d.read_iops = 3600.0;
     d.write_iops = 400.0;
     let r = recommend(&builtin(), &d, &opts(30.0));
-    let f = fired(&r, "io2-for-low-read-latency").unwrap();
+    let f = fired(&r, "sub-ms-for-low-read-latency").unwrap();
     assert!(
         f.message
             .starts_with("sized IOPS 5,200 > 3,000 and single-block read wait 0.80 ms < 2 ms"),
@@ -871,7 +871,7 @@ fn unknown_metrics_are_reported_as_not_evaluated() {
     assert!(r
         .not_fired
         .iter()
-        .any(|n| n.id == "io2-for-low-read-latency"));
+        .any(|n| n.id == "sub-ms-for-low-read-latency"));
     assert!(ne("long-window-hides-peaks").is_some());
     // A rule with a known false condition is "not fired", even if another
     // metric is unknown.
