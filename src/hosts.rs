@@ -134,7 +134,7 @@ const NF: usize = FIGURES.len();
 const TOTAL_IOPS: usize = 0;
 /// Average read size up to which a host's r_await is graded as a small random read on the IO
 /// report card (the Delphix random-read test uses small blocks; tier-catalog §4.4), KiB.
-const SMALL_READ_KIB: f64 = 32.0;
+pub(crate) const SMALL_READ_KIB: f64 = 32.0;
 const READ_IOPS: usize = 1;
 const WRITE_IOPS: usize = 2;
 const TOTAL_MB: usize = 3;
@@ -1264,7 +1264,8 @@ fn host(
         let r6 = |v: f64| (v * 1e6).round() / 1e6;
         let avg_read_kib = kib(cf[READ_MB], cf[READ_IOPS]);
         let r_await = statistics.get("r_await_ms").and_then(|s| s.avg);
-        let small_reads = avg_read_kib.is_some_and(|k| k <= SMALL_READ_KIB);
+        // None when the read size is unknown: the latency is then not graded.
+        let small_reads = avg_read_kib.map(|k| k <= SMALL_READ_KIB);
         demand = Demand {
             required_iops: r6(target),
             read_iops: r6(ri),
@@ -1278,8 +1279,14 @@ fn host(
             cache_hit_pct: None,
             // Small reads' r_await is the OS view of a single-block read; large reads are
             // graded as sequential reads.
-            single_block_read_ms: small_reads.then_some(r_await).flatten().map(r6),
-            large_read_ms: (!small_reads).then_some(r_await).flatten().map(r6),
+            single_block_read_ms: (small_reads == Some(true))
+                .then_some(r_await)
+                .flatten()
+                .map(r6),
+            large_read_ms: (small_reads == Some(false))
+                .then_some(r_await)
+                .flatten()
+                .map(r6),
             log_write_ms: None,
             capacity_gib: settings.capacity_gib,
             window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),

@@ -802,6 +802,28 @@ fn one(
             capacity_gib: settings.capacity_gib,
             ..Demand::default()
         };
+        // The front end's read latency (weighted by reads) grades on the IO report card: as a
+        // small random read when reads average at most SMALL_READ_KIB, else as a large read.
+        if let Some(lat) = front
+            .as_ref()
+            .and_then(|(s, _)| s.statistics.get("read_latency_ms"))
+            .and_then(|s| s.avg)
+        {
+            // An unknown read size grades nothing.
+            match demand.avg_read_kib {
+                Some(k) if k <= crate::hosts::SMALL_READ_KIB => {
+                    demand.single_block_read_ms = Some(r6(lat))
+                }
+                Some(_) => demand.large_read_ms = Some(r6(lat)),
+                None => {}
+            }
+            demand.latency_basis = Some(format!(
+                "front-end read latency, read-weighted average over the samples (average read {})",
+                demand
+                    .avg_read_kib
+                    .map_or("unknown".to_string(), |k| format!("{k:.1} KiB"))
+            ));
+        }
         if r + w <= 0.0 {
             warnings.push(Warning {
                 id: "split_unknown".into(),

@@ -92,7 +92,8 @@ pub struct Demand {
     /// only; it is NOT the array cache hit of the back-end formula
     /// ([`OnpremPolicy::array_read_hit_pct`]).
     pub cache_hit_pct: Option<f64>,
-    /// Average single-block read wait, ms (Oracle: 'db file sequential read').
+    /// Average single-block (small random) read latency, ms: Oracle 'db file sequential read';
+    /// OS logs and vSAN: the request-weighted read latency when reads average at most 32 KiB.
     pub single_block_read_ms: Option<f64>,
     /// Average redo log write wait, ms (Oracle: 'log file parallel write').
     pub log_write_ms: Option<f64>,
@@ -885,10 +886,12 @@ fn size_platform(
             infeasible.push(o);
         }
     }
+    // Without prices (arrays), fewer units, then less raw capacity (fewer idle GiB bought).
     let by_cost = |a: &TierOption, b: &TierOption| {
         cost_key(a)
             .total_cmp(&cost_key(b))
             .then(a.count.cmp(&b.count))
+            .then(a.total_gib.total_cmp(&b.total_gib))
     };
     let mut ranked = feasible.clone();
     ranked.sort_by(|a, b| b.rule_score.cmp(&a.rule_score).then_with(|| by_cost(a, b)));
@@ -1001,6 +1004,12 @@ fn lost_because(rec: &TierOption, a: &TierOption) -> String {
         (_, None) => {
             if a.count > rec.count {
                 parts.push(format!("needs more units ({} vs {})", a.count, rec.count));
+            } else if a.rule_score >= rec.rule_score && a.total_gib > rec.total_gib + 0.5 {
+                parts.push(format!(
+                    "no list prices: same unit count, more raw capacity ({} vs {} GiB)",
+                    fmt_num(a.total_gib, 0),
+                    fmt_num(rec.total_gib, 0)
+                ));
             } else if a.rule_score >= rec.rule_score {
                 parts.push("no list price to compare; catalogue order".to_string());
             }

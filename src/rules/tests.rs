@@ -455,11 +455,12 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
         "{}",
         f.message
     );
-    // Every flash tier is preferred; without list prices the fewest drives win: NVMe RAID 10
-    // at its 4-drive minimum, and SAS EFD RAID 5 (5 drives) says why it lost.
+    // Every flash tier is preferred; without list prices the fewest drives win, then the least
+    // raw capacity: SAS EFD RAID 10 at its 4-drive minimum (4 × 745 GiB) beats NVMe RAID 10
+    // (4 × 3,576 GiB), and EFD RAID 5 (5 drives) says why it lost.
     assert_eq!(
         platform(&r, "onprem").recommended.as_ref().unwrap().tier_id,
-        "onprem.nvme.raid10"
+        "onprem.efd.raid10"
     );
     let efd = option(&r, "onprem.efd.raid5");
     assert_eq!(efd.count, 5);
@@ -468,13 +469,17 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
         efd.lost_because.as_deref(),
         Some("needs more units (5 vs 4)")
     );
+    assert_eq!(
+        option(&r, "onprem.nvme.raid10").lost_because.as_deref(),
+        Some("no list prices: same unit count, more raw capacity (14,305 vs 2,980 GiB)")
+    );
     // A spinning tier lost on the rule score.
     let hdd = option(&r, "onprem.hdd15k.raid10");
     assert!(
         hdd.lost_because
             .as_deref()
             .unwrap()
-            .starts_with("rule score +0 < +1 (`onprem.nvme.raid10` preferred by flash-for-small-random-read-misses)"),
+            .starts_with("rule score +0 < +1 (`onprem.efd.raid10` preferred by flash-for-small-random-read-misses)"),
         "{:?}",
         hdd.lost_because
     );
@@ -831,7 +836,7 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
     let f = fired(&r, "sub-ms-for-low-read-latency").unwrap();
     assert!(
         f.message
-            .starts_with("sized IOPS 5,200 > 3,000 and single-block read wait 0.80 ms < 2 ms"),
+            .starts_with("sized IOPS 5,200 > 3,000 and small-read latency 0.80 ms < 2 ms"),
         "{}",
         f.message
     );
