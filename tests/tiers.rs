@@ -265,3 +265,90 @@ fn every_corpus_report_gets_a_costed_explained_answer_per_target() {
         }
     }
 }
+
+/// The per-target checks of one recommendation object (a database's, a host's or a virtual
+/// cluster's): four targets, a configuration, a cost or its reason, an explanation, and a reason
+/// for every runner-up.
+fn check_targets(what: &str, rec: &Value) {
+    let platforms = rec["platforms"].as_array().unwrap();
+    let ids: Vec<&str> = platforms
+        .iter()
+        .map(|p| p["platform"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["onprem", "aws", "azure", "gcp"], "{what}");
+    for p in platforms {
+        let r = &p["recommended"];
+        assert!(
+            r.is_object(),
+            "{what} {}: {}",
+            p["platform"],
+            p["explanation"]
+        );
+        assert!(r["count"].as_u64().unwrap() >= 1, "{what}");
+        if p["platform"] == "onprem" {
+            assert!(r["cost_note"].as_str().is_some(), "{what}");
+        } else {
+            assert!(
+                r["monthly_cost_usd"].as_f64().is_some(),
+                "{what} {}: no cost",
+                r["tier_id"]
+            );
+        }
+        assert!(!p["explanation"].as_array().unwrap().is_empty(), "{what}");
+        for a in p["alternatives"].as_array().unwrap() {
+            assert!(
+                a["lost_because"].as_str().is_some_and(|s| !s.is_empty()),
+                "{what} {}",
+                a["tier_id"]
+            );
+        }
+    }
+    assert_eq!(
+        rec["report_card"]["tests"].as_array().unwrap().len(),
+        4,
+        "{what}"
+    );
+}
+
+/// OS disk logs and vSAN/ESXi exports of the corpus: every host or cluster that can be sized
+/// gets the same per-target answer; the ones that cannot say why.
+#[test]
+fn every_corpus_host_and_cluster_gets_an_answer_per_target() {
+    let base = root().join("../shared/corpus");
+    if !base.join("iostat").is_dir() {
+        eprintln!("SKIPPED: corpus not found at {}", base.display());
+        return;
+    }
+    let mut sized = 0;
+    for dir in ["iostat", "vsan"] {
+        let o = sizer(&[
+            "analyze",
+            "--format",
+            "json",
+            "--target",
+            "all",
+            base.join(dir).to_str().unwrap(),
+        ]);
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+        for (kind, key) in [("hosts", "host"), ("virtual", "name")] {
+            for h in v[kind].as_array().unwrap() {
+                let what = format!("{dir} {kind} {}", h[key]);
+                let rec = &h["recommendation"];
+                if rec.is_null() {
+                    assert!(
+                        h["warnings"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|w| w["id"] == "cannot_size"),
+                        "{what}: neither sized nor explained"
+                    );
+                    continue;
+                }
+                check_targets(&what, rec);
+                sized += 1;
+            }
+        }
+    }
+    assert!(sized >= 10, "only {sized} hosts/clusters sized");
+}
