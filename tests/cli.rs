@@ -4,8 +4,12 @@
 //! paths it prints are stable. Expected figures are the hand-computed ones written at the top of
 //! each fixture.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use common::{root, sizer, stderr, stdout};
 
 use serde_json::Value;
 
@@ -41,26 +45,6 @@ const BAD: [(&str, &[&str]); 5] = [
         ],
     ),
 ];
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sizer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sizer"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run sizer")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("stderr is UTF-8")
-}
 
 #[track_caller]
 fn assert_exit(o: &Output, code: i32) {

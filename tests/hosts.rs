@@ -3,14 +3,13 @@
 //! from the corpus files (`../shared/corpus`, skipped with a message when absent) and the
 //! project's fixtures.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
+
+use common::{root, sizer};
 
 use serde_json::Value;
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn corpus(rel: &str) -> Option<PathBuf> {
     let p = root().join("../shared/corpus").join(rel);
@@ -23,14 +22,6 @@ fn corpus(rel: &str) -> Option<PathBuf> {
         );
         None
     }
-}
-
-fn sizer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sizer"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run sizer")
 }
 
 /// `sizer analyze -f json ARGS…`, the parsed document.

@@ -1,28 +1,16 @@
 //! `sizer tiers`, `--target`, `--instance`, `--capacity` and `--rules FILE` end to end, and the
 //! per-target answer on every AWR and Statspack report of the shared corpus.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use common::{root, sizer, stdout};
 
 use serde_json::Value;
 
 const GOOD_19C: &str = "fixtures/awr/awrrpt_19c_small.html";
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sizer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sizer"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run sizer")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("stdout is UTF-8")
-}
 
 fn json(o: &Output) -> Value {
     assert!(

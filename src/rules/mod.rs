@@ -35,6 +35,21 @@ mod eval;
 pub mod grade;
 pub mod schema;
 mod sizing;
+/// Float equality to 1e-6 relative, for the unit tests (their hand computations are exact to
+/// more digits than that).
+#[cfg(test)]
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
+}
+
+#[cfg(test)]
+macro_rules! assert_close {
+    ($a:expr, $b:expr) => {{
+        let (a, b) = ($a, $b);
+        assert!(close(a, b), "{} = {a}, expected {b}", stringify!($a));
+    }};
+}
+
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -693,7 +693,8 @@ pub struct OnpremPolicy {
 pub enum VolumeCountPolicy {
     /// Smallest count that meets the demand (stripe only when one volume cannot).
     Fewest,
-    /// Count with the lowest monthly cost (ties: fewer volumes).
+    /// Count with the lowest monthly cost (ties: fewer volumes), when it saves at least
+    /// [`CloudPolicy::min_saving_pct`] over the fewest volumes that fit.
     Cheapest,
 }
 
@@ -705,6 +706,10 @@ pub struct CloudPolicy {
     pub max_volumes: u32,
     /// How the volume count is chosen.
     pub volume_count: VolumeCountPolicy,
+    /// With `volume_count = "cheapest"`: more volumes than the fewest that fit are used only
+    /// when they cost at least this much less, percent (0 = any saving).
+    #[serde(default)]
+    pub min_saving_pct: f64,
     /// Where the numbers come from.
     pub source: String,
 }
@@ -1743,6 +1748,7 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
     }
     c.text("onprem.why", &raw.onprem.why)?;
     c.text("onprem.source", &raw.onprem.source)?;
+    c.pct("cloud.min_saving_pct", raw.cloud.min_saving_pct)?;
     if raw.cloud.max_volumes == 0 {
         return Err(c.err("cloud.max_volumes", "must be at least 1"));
     }

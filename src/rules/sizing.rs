@@ -34,6 +34,11 @@ fn q(x: f64) -> String {
     }
 }
 
+/// `$1,234.56/month`.
+fn usd_month(x: f64) -> String {
+    format!("${}/month", fmt_num(x, 2))
+}
+
 /// MB/s (10^6 B/s) → MiB/s (2^20 B/s).
 pub(crate) fn mb_to_mib(mb_s: f64) -> f64 {
     mb_s * MB / MIB
@@ -63,6 +68,9 @@ pub(crate) struct Workload {
     pub(crate) peak_minutes: Option<f64>,
     /// Long-run average IOPS × headroom factor ([`Demand::mean_iops`]).
     pub(crate) mean_iops: Option<f64>,
+    /// Measured read and write requests/s, without headroom or formula margin (for
+    /// per-request charges).
+    pub(crate) measured_rw: (f64, f64),
     /// Notes about how the demand was read (split assumptions, ignored values).
     pub(crate) notes: Vec<String>,
 }
@@ -143,6 +151,7 @@ impl Workload {
                 .mean_iops
                 .filter(|x| x.is_finite() && *x >= 0.0)
                 .map(|m| m * k),
+            measured_rw: if rw > 0.0 { (r, w) } else { (0.0, req) },
             notes,
         }
     }
@@ -382,14 +391,14 @@ fn burst_covers(
     let dur = credits / (need.iops - baseline).max(EPS);
     if dur + EPS < peak_s {
         return Err(format!(
-            "at {} IOPS the bucket lasts {} min, less than the measured peak of {} min",
+            "at {} IOPS the bucket lasts {} min, less than the {} min the load at this level lasted",
             q(need.iops),
             fmt_num(dur / 60.0, 1),
             fmt_num(peak_s / 60.0, 1)
         ));
     }
     Ok(format!(
-        "bursts: baseline {} IOPS; at {} IOPS the {} I/O-credit bucket lasts {} / ({} − {}) s = {} min ≥ the measured peak of {} min, and the average {} IOPS ≤ the baseline refills it",
+        "bursts: baseline {} IOPS; at {} IOPS the {} I/O-credit bucket lasts {} / ({} − {}) s = {} min ≥ the {} min the load at this level lasted, and the average {} IOPS ≤ the baseline refills it",
         q(baseline),
         q(need.iops),
         fmt_num(credits, 0),
@@ -897,6 +906,8 @@ pub(crate) fn size_cloud(
 
     // IO-size accounting: requests larger than the IO unit count as several.
     let mut counted = w.sized_iops;
+    // Requests per read and per write as the provider counts them (1 when not split).
+    let mut parts_rw = (1.0, 1.0);
     if let Some(unit) = spec.volume.io_unit_kib {
         let mut extra = 0.0;
         for (avg, rate, what) in [
@@ -905,6 +916,11 @@ pub(crate) fn size_cloud(
         ] {
             if let Some(a) = avg.filter(|a| *a > unit) {
                 let parts = ceil_eps(a / unit);
+                if what == "read" {
+                    parts_rw.0 = parts;
+                } else {
+                    parts_rw.1 = parts;
+                }
                 extra += (parts - 1.0) * rate;
                 o.notes.push(format!(
                     "average {what} {} KiB > {} KiB IO unit: each {what} counts as {} requests",
@@ -996,6 +1012,9 @@ pub(crate) fn size_cloud(
         policy.max_volumes.max(1)
     };
     let mut best: Option<(u32, VolConfig, f64)> = None;
+    // The fewest volumes that fit, and the error of the count below them.
+    let mut first: Option<(u32, VolConfig, f64)> = None;
+    let mut err_before_first: Option<String> = None;
     let mut last_err = String::new();
     let mut prev_err: Option<String> = None;
     let mut err_before_best: Option<String> = None;
@@ -1006,7 +1025,10 @@ pub(crate) fn size_cloud(
             t: need_t / nf,
             gib: cap / nf,
             peak_s: w.peak_minutes.map(|m| m * 60.0),
-            mean_iops: w.mean_iops.map(|m| m / nf),
+            // The average in the same units as the peak (IO-unit accounting scales both).
+            mean_iops: w
+                .mean_iops
+                .map(|m| m * counted / w.sized_iops.max(EPS) / nf),
         };
         match configure_volume(spec, &need) {
             Ok(v) => {
@@ -1015,6 +1037,10 @@ pub(crate) fn size_cloud(
                 let total = volume_cost(spec, &v)
                     .map(|(s, i, t)| nf * (s + i + t))
                     .unwrap_or(f64::INFINITY);
+                if first.is_none() {
+                    first = Some((n, v.clone(), total));
+                    err_before_first = prev_err.clone();
+                }
                 let better = match &best {
                     None => true,
                     Some((_, _, c)) => total < *c - 1e-9,
@@ -1032,6 +1058,33 @@ pub(crate) fn size_cloud(
             Err(e) => {
                 prev_err = Some(e.clone());
                 last_err = e;
+            }
+        }
+    }
+    // "cheapest" takes more volumes only for a saving of at least min_saving_pct.
+    let mut saving: Option<(u32, f64, f64)> = None;
+    // Without a data size every volume is a minimum-size one, and a stripe of them would be an
+    // artefact of the missing capacity: the fewest volumes that fit are kept.
+    let cheapest = policy.volume_count == VolumeCountPolicy::Cheapest && w.capacity_gib.is_some();
+    if policy.volume_count == VolumeCountPolicy::Cheapest && !cheapest {
+        // As "fewest": the first count that fits, unless it fits only by buying IOPS for
+        // throughput (then the cheapest count, as the loop found).
+        if let Some((fn_, fv, fc)) = &first {
+            if !fv.iops_raised_for_throughput {
+                best = Some((*fn_, fv.clone(), *fc));
+                err_before_best = err_before_first.clone();
+            }
+        }
+    }
+    if cheapest {
+        if let (Some((bn, _, bc)), Some((fn_, fv, fc))) = (&best, &first) {
+            if bn != fn_ && fc.is_finite() {
+                if *bc <= fc * (1.0 - policy.min_saving_pct / 100.0) {
+                    saving = Some((*fn_, *fc, *bc));
+                } else {
+                    best = Some((*fn_, fv.clone(), *fc));
+                    err_before_best = err_before_first.clone();
+                }
             }
         }
     }
@@ -1068,20 +1121,35 @@ pub(crate) fn size_cloud(
     o.bursting = v.bursting;
     match volume_cost(spec, &v) {
         Some((s, i, t)) => {
+            // Requests billed: the measured reads and writes (no headroom, no formula margin),
+            // each counted in the tier's IO units.
+            let billed = w.measured_rw.0 * parts_rw.0 + w.measured_rw.1 * parts_rw.1;
             let io_requests = spec
                 .price
                 .per_million_io
-                .map(|p| p * w.required_iops * hours_per_month * 3600.0 / 1e6)
+                .map(|p| p * billed * hours_per_month * 3600.0 / 1e6)
                 .unwrap_or(0.0);
+            // Each component in cents, and the total their sum, so an itemised quote adds up.
+            let c = |x: f64| (x * 100.0).round() / 100.0;
             let breakdown = CostBreakdown {
-                storage_usd: nf * s,
-                iops_usd: nf * i,
-                throughput_usd: nf * t,
-                io_requests_usd: io_requests,
+                storage_usd: c(nf * s),
+                iops_usd: c(nf * i),
+                throughput_usd: c(nf * t),
+                io_requests_usd: c(io_requests),
             };
             o.monthly_cost_usd = Some(
-                breakdown.storage_usd + breakdown.iops_usd + breakdown.throughput_usd + io_requests,
+                breakdown.storage_usd
+                    + breakdown.iops_usd
+                    + breakdown.throughput_usd
+                    + breakdown.io_requests_usd,
             );
+            if billed > 0.0 && spec.price.per_million_io.is_some() {
+                o.binding_limits.push(format!(
+                    "requests billed: {} measured requests/s in IO units × 3,600 × {} h",
+                    q(billed),
+                    fmt_trim(hours_per_month)
+                ));
+            }
             o.cost_breakdown = Some(breakdown);
         }
         None => {
@@ -1092,16 +1160,29 @@ pub(crate) fn size_cloud(
             });
         }
     }
-    if n > 1 {
-        match (&policy.volume_count, err_before_best) {
-            (VolumeCountPolicy::Fewest, Some(e)) => o.binding_limits.push(format!(
+    if let Some((fn_, fc, bc)) = saving {
+        o.binding_limits.push(format!(
+            "striped across {n} volumes: {} % cheaper than the fewest that fit ({fn_} volume{}: {} vs {}); policy: more volumes only for a saving of at least {} % (cloud.min_saving_pct)",
+            fmt_num((1.0 - bc / fc) * 100.0, 0),
+            if fn_ == 1 { "" } else { "s" },
+            usd_month(bc),
+            usd_month(fc),
+            fmt_trim(policy.min_saving_pct)
+        ));
+    } else if n > 1 {
+        match (cheapest, err_before_best) {
+            (false, Some(e)) => o.binding_limits.push(format!(
                 "striped across {n} volumes: with {} volume(s): {e}",
                 n - 1
             )),
-            (VolumeCountPolicy::Fewest, None) => o.binding_limits.push(format!(
+            (false, None) => o.binding_limits.push(format!(
                 "striped across {n} volumes: fewer volumes fit only by provisioning IOPS for throughput, at a higher cost"
             )),
-            _ => o
+            (true, Some(e)) => o.binding_limits.push(format!(
+                "striped across {n} volumes, the fewest that fit: with {} volume(s): {e}",
+                n - 1
+            )),
+            (true, None) => o
                 .binding_limits
                 .push(format!("striped across {n} volumes (cheapest count)")),
         }

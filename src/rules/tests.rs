@@ -3,21 +3,20 @@
 
 use super::*;
 
-/// Float equality to 1e-6 relative (the hand computations below are exact to
-/// more digits than that).
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
-}
-
-macro_rules! assert_close {
-    ($a:expr, $b:expr) => {{
-        let (a, b) = ($a, $b);
-        assert!(close(a, b), "{} = {a}, expected {b}", stringify!($a));
-    }};
-}
-
 fn builtin() -> RuleSet {
     RuleSet::builtin().expect("built-in rules load")
+}
+
+/// The built-in rules with `volume_count = "fewest"`: one volume unless one cannot do it, for
+/// the single-volume hand computations (the default, cheapest striping, is tested beside them).
+fn fewest() -> RuleSet {
+    let sizing = BUILTIN_SIZING_TOML.replacen(
+        "volume_count = \"cheapest\"",
+        "volume_count = \"fewest\"",
+        1,
+    );
+    assert_ne!(sizing, BUILTIN_SIZING_TOML);
+    RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t", &sizing, "s").unwrap()
 }
 
 /// The sarthi2020-receipt sample (awr-notes §3.1): read total 832.58/s, write
@@ -592,28 +591,29 @@ fn aws_sample_configurations_and_costs() {
     assert_close!(gp2.monthly_cost_usd.unwrap(), 40.10);
 
     // io1: 1,203 IOPS, ceil(1,203 / 50) = 25 GiB; 25 × 0.125 + 1,203 × 0.065
-    // = 3.125 + 78.195 = $81.32.
+    // = 3.125 + 78.195 → $3.13 + $78.20 = $81.33 (each item in cents; the total is their sum).
     let io1 = option(&r, "aws.io1");
     assert_close!(io1.size_per_unit_gib, 25.0);
-    assert_close!(io1.monthly_cost_usd.unwrap(), 81.32);
+    assert_close!(io1.monthly_cost_usd.unwrap(), 81.33);
     // io1 throughput cap at 1,203 IOPS: min(500, 0.25 × 1,203) = 300.75 MiB/s.
     assert_close!(io1.throughput_mib_s.unwrap(), 300.75);
 
     // io2: 1,203 IOPS, ceil(1,203 / 1,000) = 2 → minimum 4 GiB;
-    // 4 × 0.125 + 1,203 × 0.065 = 0.5 + 78.195 = $78.695.
+    // 4 × 0.125 + 1,203 × 0.065 = 0.5 + 78.195 → $0.50 + $78.20 = $78.70.
     let io2 = option(&r, "aws.io2");
     assert_close!(io2.size_per_unit_gib, 4.0);
-    assert_close!(io2.monthly_cost_usd.unwrap(), 78.695);
+    assert_close!(io2.monthly_cost_usd.unwrap(), 78.70);
 
     // standard: 100 IOPS per volume → 1,202.318 / 12 = 100.19 > 100, / 13 = 92.5
-    // → 13 volumes of 1 GiB: storage 13 × 0.05 = 0.65; I/O requests (no
-    // headroom) 924.86 × 3,600 × 730 / 10^6 × 0.05 = 121.526604; total 122.176604.
+    // → 13 volumes of 1 GiB: storage 13 × 0.05 = 0.65; I/O requests billed on the measured
+    // reads + writes (no headroom, no redo margin) 832.58 + 63.99 = 896.57/s:
+    // 896.57 × 3,600 × 730 / 10^6 × 0.05 = 117.809 → $117.81; total $118.46.
     let st = option(&r, "aws.standard");
     assert_eq!(st.count, 13);
     let b = st.cost_breakdown.as_ref().unwrap();
     assert_close!(b.storage_usd, 0.65);
-    assert_close!(b.io_requests_usd, 121.526604);
-    assert_close!(st.monthly_cost_usd.unwrap(), 122.176604);
+    assert_close!(b.io_requests_usd, 117.81);
+    assert_close!(st.monthly_cost_usd.unwrap(), 118.46);
     assert_eq!(
         st.avoided_by,
         vec!["avoid-previous-generation-magnetic".to_string()]
@@ -651,9 +651,23 @@ fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
         capacity_gib: Some(500.0),
         ..Demand::default()
     };
+    // By default (cheapest striping, capacity given): 4 volumes of 125 GiB each stay within
+    // gp3's included 3,000 IOPS (1,250 each) and 125 MiB/s (71.5 each): 500 × 0.08 = $40.00,
+    // 29 % less than one volume ($56.48, below), so the stripe is taken.
     let r = recommend(&builtin(), &d, &opts(0.0));
     let gp3 = option(&r, "aws.gp3");
-    // 300 MB/s = 300e6 / 2^20 = 286.10 MiB/s → 287 MiB/s provisioned
+    assert_eq!((gp3.count, gp3.size_per_unit_gib), (4, 125.0));
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 40.0);
+    assert!(
+        gp3.binding_limits[0].starts_with(
+            "striped across 4 volumes: 29 % cheaper than the fewest that fit (1 volume: $40.00/month vs $56.48/month)"
+        ),
+        "{:?}",
+        gp3.binding_limits
+    );
+    let r = recommend(&fewest(), &d, &opts(0.0));
+    let gp3 = option(&r, "aws.gp3");
+    // One volume: 300 MB/s = 300e6 / 2^20 = 286.10 MiB/s → 287 MiB/s provisioned
     // (≤ 0.25 × 5,000 = 1,250). Cost:
     //   storage 500 × 0.08            = 40.00
     //   IOPS (5,000 − 3,000) × 0.005  = 10.00
@@ -697,7 +711,7 @@ fn io2_tiered_iops_price() {
     // 100,000: 2,080 + 32,000 × 0.0455 (1,456) + 36,000 × 0.032 (1,152) = 4,688.
     assert_close!(spec.price.iops_cost(100_000.0, 0.0), 4688.0);
 
-    // Through the engine: 40,000 IOPS, 1,000 GiB, no headroom. io2 = 1 volume,
+    // Through the engine, one volume each: 40,000 IOPS, 1,000 GiB, no headroom. io2 = 1 volume,
     // 1,000 GiB × 0.125 = 125 + 2,444 = $2,569. gp3 = 1,000 × 0.08 + 37,000 ×
     // 0.005 = 80 + 185 = $265. The sustained-IO rule (40,000 > 16,000) prefers io2.
     let d = Demand {
@@ -707,7 +721,15 @@ fn io2_tiered_iops_price() {
         capacity_gib: Some(1000.0),
         ..Demand::default()
     };
+    // Cheapest striping (the default): gp3 over 15 volumes of 67 GiB (2,667 IOPS each, all
+    // included) = 1,005 × 0.08 = $80.40; io2 stays one volume (split, its IOPS would all fall
+    // in the dearest band).
     let r = recommend(&rs, &d, &opts(0.0));
+    let gp3 = option(&r, "aws.gp3");
+    assert_eq!((gp3.count, gp3.size_per_unit_gib), (15, 67.0));
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 80.4);
+    assert_eq!(option(&r, "aws.io2").count, 1);
+    let r = recommend(&fewest(), &d, &opts(0.0));
     assert_close!(option(&r, "aws.io2").monthly_cost_usd.unwrap(), 2569.0);
     assert_close!(option(&r, "aws.gp3").monthly_cost_usd.unwrap(), 265.0);
     assert!(fired(&r, "io2-for-sustained-heavy-io").is_some());

@@ -3,17 +3,6 @@
 
 use super::*;
 
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-6 * b.abs().max(1.0)
-}
-
-macro_rules! assert_close {
-    ($a:expr, $b:expr) => {{
-        let (a, b) = ($a, $b);
-        assert!(close(a, b), "{} = {a}, expected {b}", stringify!($a));
-    }};
-}
-
 fn builtin() -> RuleSet {
     RuleSet::builtin().expect("built-in rules load")
 }
@@ -163,6 +152,26 @@ fn twenty_thousand_iops_at_16_kib_gp3_versus_io2() {
             && why.contains("$1,206.78/month cheaper"),
         "{why}"
     );
+    // With 2 TiB of data the cheapest gp3 layout is a stripe: 8 volumes of 256 GiB carry
+    // 2,500 IOPS and 39.1 MiB/s each, all within what gp3 includes: 2,048 × 0.08 = $163.84,
+    // against one volume at 163.84 + 85.00 + 7.52 = $256.36 (36 % more). io2: 2,048 × 0.125
+    // + 20,000 × 0.065 = $1,556.00 on one volume.
+    let d = Demand {
+        capacity_gib: Some(2048.0),
+        ..load(20000.0, 0.7, 16.0)
+    };
+    let r = recommend(&builtin(), &d, &only("aws"));
+    let gp3 = option(&r, "aws.gp3");
+    assert_eq!((gp3.count, gp3.size_per_unit_gib), (8, 256.0));
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 163.84);
+    assert!(
+        gp3.binding_limits[0].contains("(1 volume: $163.84/month vs $256.36/month)"),
+        "{:?}",
+        gp3.binding_limits
+    );
+    let io2 = option(&r, "aws.io2");
+    assert_eq!(io2.count, 1);
+    assert_close!(io2.monthly_cost_usd.unwrap(), 1556.0);
 }
 
 #[test]
@@ -193,7 +202,7 @@ fn gp2_burst_counts_only_when_the_bucket_outlasts_the_measured_peak() {
     assert!(
         gp2.binding_limits
             .iter()
-            .any(|b| b.contains("= 90.1 min ≥ the measured peak of 60.0 min")),
+            .any(|b| b.contains("= 90.1 min ≥ the 60.0 min the load at this level lasted")),
         "{:?}",
         gp2.binding_limits
     );
@@ -236,15 +245,16 @@ fn azure_fixed_sizes_provisioned_v2_and_ultra_by_hand() {
     assert_eq!(p.size_per_unit_gib, 1024.0);
     assert_close!(p.monthly_cost_usd.unwrap(), 135.17);
     // Premium SSD v2: 4,000 IOPS need 4,000 / 500 = 8 GiB; 125 MB/s included ≥ 100.
-    //   8 × 0.0803 + 1,000 × 0.00511 = 0.6424 + 5.11 = 5.7524.
+    //   8 × 0.0803 + 1,000 × 0.00511 = 0.6424 + 5.11 → $0.64 + $5.11 = $5.75.
     let v2 = option(&r, "azure.premium-ssd-v2");
     assert_eq!(v2.size_per_unit_gib, 8.0);
-    assert_close!(v2.monthly_cost_usd.unwrap(), 5.7524);
+    assert_close!(v2.monthly_cost_usd.unwrap(), 5.75);
     // Ultra: 4 GiB (1,000 IOPS per GiB), 100 MB/s bought:
-    //   4 × 0.11972 + 4,000 × 0.04964 + 100 × 0.34967 = 0.47888 + 198.56 + 34.967 = 234.00588.
+    //   4 × 0.11972 + 4,000 × 0.04964 + 100 × 0.34967 = 0.47888 + 198.56 + 34.967
+    //   → $0.48 + $198.56 + $34.97 = $234.01.
     let u = option(&r, "azure.ultra");
     assert_eq!(u.size_per_unit_gib, 4.0);
-    assert_close!(u.monthly_cost_usd.unwrap(), 234.00588);
+    assert_close!(u.monthly_cost_usd.unwrap(), 234.01);
     // Standard SSD: 4,000 IOPS first at E70 ($1,228.80) + 4,000 × 730 × 3,600 / 10^6 × $0.20
     // = $2,102.40 of transactions.
     let e = option(&r, "azure.standard-ssd");
@@ -272,7 +282,7 @@ fn azure_p_tier_credit_burst_covers_a_short_peak() {
     let p = option(&r, "azure.premium-ssd");
     assert_eq!(p.size_name.as_deref(), Some("P6"));
     assert!(p.bursting);
-    assert_close!(p.monthly_cost_usd.unwrap(), 10.207);
+    assert_close!(p.monthly_cost_usd.unwrap(), 10.21);
     assert!(
         p.binding_limits.iter().any(|b| b.contains("35.4 min")),
         "{:?}",
