@@ -86,10 +86,19 @@ fn option_summary(o: &TierOption, capacity_given: bool) -> String {
     } else {
         String::new()
     };
+    // Drives by their vendor label (GB = 10^9 B) and in GiB; Azure volumes by their size name.
+    let size = match (o.unit, &o.size_name) {
+        (Unit::Drive, _) => format!(
+            "{} GB ({} GiB)",
+            fmt_num(o.size_per_unit_gib * 1_073_741_824.0 / 1e9, 0),
+            fmt_num(o.size_per_unit_gib, 0)
+        ),
+        (_, Some(n)) => format!("{n} ({} GiB)", fmt_num(o.size_per_unit_gib, 0)),
+        _ => format!("{} GiB", fmt_num(o.size_per_unit_gib, 0)),
+    };
     format!(
-        "{} × {} GiB {}{}{} — {} ({}{})",
+        "{} × {size} {}{}{} — {} ({}{})",
         o.count,
-        fmt_num(o.size_per_unit_gib, 0),
         unit,
         plural,
         usable,
@@ -361,7 +370,7 @@ fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
         format!("{} % of requests", metric_text(&w.read_pct)),
     ]);
     t.add_row(vec![
-        "Cache read-hit %".to_string(),
+        "DB buffer cache hit %".to_string(),
         format!(
             "{} (printed Buffer Hit %: {})",
             metric_text(&w.cache_hit_pct),
@@ -580,7 +589,7 @@ fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
         ("Small (single-block) writes", &w.small_write_iops),
         ("Large (multi-block) writes", &w.large_write_iops),
         ("Direct path reads (of physical reads)", &w.direct_read_pct),
-        ("Cache read-hit (recomputed)", &w.cache_hit_pct),
+        ("DB buffer cache read-hit (recomputed)", &w.cache_hit_pct),
         ("Buffer Hit % (printed)", &w.buffer_hit_pct_printed),
     ];
     for (name, m) in rows {
@@ -898,7 +907,7 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         header_stat.as_str(),
         "MB/s",
         "Sized IOPS (+headroom)",
-        "Cache hit %",
+        "DB buffer cache hit %",
     ];
     headers.extend(platforms.iter().map(|(_, h)| h.as_str()));
     headers.push("Warnings");

@@ -156,7 +156,7 @@ fn markdown_for_the_19c_fixture_has_the_hand_figures() {
         "| Large (multi-block) reads | 24.00 | IOPS |",
         "| Small (single-block) writes | 594.09 | IOPS |",
         "| Large (multi-block) writes | 6.00 | IOPS |",
-        "| Cache read-hit (recomputed) | 93.50 | % |",
+        "| DB buffer cache read-hit (recomputed) | 93.50 | % |",
         "| Buffer Hit % (printed) | 93.50 | % |",
         "| db file sequential read | 1.27 | 1.27ms |",
         "| db file scattered read | 4.87 | 4.87ms |",

@@ -789,12 +789,20 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         .map(|spec| grade::card(spec, demand));
     let instance = opts.instance.as_deref().map(str::trim);
     if let Some(id) = instance {
-        if !rules
+        let found = rules
             .catalog
             .instances
             .iter()
-            .any(|i| i.id.eq_ignore_ascii_case(id))
-        {
+            .find(|i| i.id.eq_ignore_ascii_case(id));
+        if let Some(i) = found {
+            if !wanted.is_empty() && !wanted.iter().any(|w| w.eq_ignore_ascii_case(&i.platform)) {
+                notes.push(format!(
+                    "instance {} caps {} volumes, and {} is not among the targets: it changes nothing here",
+                    i.id, i.platform, i.platform
+                ));
+            }
+        }
+        if found.is_none() {
             notes.push(format!(
                 "instance \"{id}\" is not in the catalogue ([[instance]]); no instance cap applied (known: {})",
                 rules
@@ -962,6 +970,44 @@ fn size_platform(
             explanation.push(s);
         }
     }
+    // A host type too small for every tier: name the catalogued ones that are large enough.
+    if let (Some(inst), None) = (instance, &recommended) {
+        let fits: Vec<String> = rules
+            .catalog
+            .instances
+            .iter()
+            .filter(|i| {
+                i.platform == p.id
+                    && i.id != inst.id
+                    && i.max_iops + 1e-9 >= w.sized_iops
+                    && i.max_mb_s + 1e-9 >= w.sized_mb_s
+            })
+            .map(|i| {
+                format!(
+                    "{} ({} IOPS, {} MB/s)",
+                    i.id,
+                    fmt_num(i.max_iops, 0),
+                    fmt_num(i.max_mb_s, 2)
+                )
+            })
+            .collect();
+        explanation.push(if fits.is_empty() {
+            format!(
+                "No catalogued {} host type drives {} IOPS and {} MB/s; add yours as an [[instance]] in a --rules copy.",
+                p.id,
+                fmt_num(w.sized_iops, 0),
+                fmt_num(w.sized_mb_s, 2)
+            )
+        } else {
+            format!(
+                "{} cannot drive {} IOPS and {} MB/s; catalogued host types that can: {}.",
+                inst.id,
+                fmt_num(w.sized_iops, 0),
+                fmt_num(w.sized_mb_s, 2),
+                fits.join(", ")
+            )
+        });
+    }
     alternatives.extend(infeasible);
     PlatformRecommendation {
         platform: p.id.clone(),
@@ -1053,17 +1099,28 @@ fn flash_vs_hdd(cmp: &FlashVsHdd, rules: &RuleSet, feasible: &[TierOption]) -> O
     };
     let (f, h) = (fewest(&cmp.flash_group)?, fewest(&cmp.hdd_group)?);
     let ratio = f64::from(h.count) / f64::from(f.count.max(1));
+    let claim = format!(
+        "the published claim is one flash drive ≈ the IOPS of {} 15K drives at {} % less power per IO ({})",
+        fmt_trim(cmp.flash_iops_in_hdd_drives),
+        fmt_trim(cmp.power_saving_per_io_pct),
+        cmp.source
+    );
+    let hdd_for_iops = h.drives_for_iops.unwrap_or(h.count);
+    let flash_for_iops = f.drives_for_iops.unwrap_or(f.count);
+    if h.count <= f.count {
+        return Some(format!(
+            "Flash vs 15K for the same load: `{}` needs {} drives and `{}` {} drives ({} and {} for the IOPS alone): the load is too small for the drive count to differ (RAID minimums or capacity set both); {claim}.",
+            f.tier_id, f.count, h.tier_id, h.count, flash_for_iops, hdd_for_iops
+        ));
+    }
     Some(format!(
-        "Flash vs 15K for the same load: `{}` needs {} drives, `{}` {} drives ({} more drive slots, {}×); the published claim is one flash drive ≈ the IOPS of {} 15K drives at {} % less power per IO ({}).",
+        "Flash vs 15K for the same load: `{}` needs {} drives, `{}` {} drives: {} more drive slots ({}× the drives) for 15K; {claim}.",
         f.tier_id,
         f.count,
         h.tier_id,
         h.count,
-        i64::from(h.count) - i64::from(f.count),
-        fmt_num(ratio, 1),
-        fmt_trim(cmp.flash_iops_in_hdd_drives),
-        fmt_trim(cmp.power_saving_per_io_pct),
-        cmp.source
+        h.count - f.count,
+        fmt_num(ratio, 1)
     ))
 }
 
@@ -1189,15 +1246,22 @@ fn explain(
             usd(cost_key(ch)),
             usd(c - cost_key(ch))
         )),
-        (None, _) => {
+        (None, Some(ch)) => out.push(format!(
+            "It has no list price in the catalogue ({}); the cheapest priced feasible tier is {} at {}.",
+            rec.cost_note.as_deref().unwrap_or("no price"),
+            ch.tier_id,
+            usd(cost_key(ch))
+        )),
+        (None, None) => {
             let same: Vec<&TierOption> = feasible
                 .iter()
                 .filter(|o| o.rule_score == rec.rule_score)
                 .collect();
             if same.len() > 1 {
                 out.push(format!(
-                    "No public list prices, so among equally scored tiers the one with the fewest units wins ({}).",
-                    units(rec)
+                    "No public list prices, so among equally scored tiers the one with the fewest units wins ({}), then the least raw capacity ({} GiB).",
+                    units(rec),
+                    fmt_num(rec.total_gib, 0)
                 ));
             } else {
                 out.push("No public list price for this tier.".to_string());

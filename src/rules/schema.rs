@@ -515,6 +515,9 @@ pub struct Instance {
     /// Lower caps for some tiers (Google PD: the per-VM maximum depends on the disk type).
     #[serde(default)]
     pub tier_caps: Vec<TierCap>,
+    /// Tiers this host type cannot attach (pd-extreme and Hyperdisk Extreme need large VMs).
+    #[serde(default)]
+    pub tiers_unavailable: Vec<String>,
     /// Where the numbers come from.
     pub source: String,
 }
@@ -1218,6 +1221,20 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
         for (j, tc) in n.tier_caps.iter().enumerate() {
             c.pos(&format!("{k}.tier_caps[{j}].max_iops"), tc.max_iops)?;
             c.pos(&format!("{k}.tier_caps[{j}].max_mb_s"), tc.max_mb_s)?;
+            if !raw.tier.iter().any(|t| t.id == tc.tier) {
+                return Err(c.err(
+                    format!("{k}.tier_caps[{j}].tier"),
+                    format!("unknown tier \"{}\"", tc.tier),
+                ));
+            }
+        }
+        for (j, t) in n.tiers_unavailable.iter().enumerate() {
+            if !raw.tier.iter().any(|x| &x.id == t) {
+                return Err(c.err(
+                    format!("{k}.tiers_unavailable[{j}]"),
+                    format!("unknown tier \"{t}\""),
+                ));
+            }
         }
         c.text(&format!("{k}.source"), &n.source)?;
     }

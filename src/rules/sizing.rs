@@ -959,6 +959,14 @@ pub(crate) fn size_cloud(
 
     // Host (instance) caps.
     if let Some(i) = instance {
+        if i.tiers_unavailable.iter().any(|t| t == &tier.id) {
+            o.infeasible_reason = Some(format!(
+                "{} cannot attach this tier ({})",
+                i.id,
+                i.source.split(';').next().unwrap_or(&i.source).trim()
+            ));
+            return o;
+        }
         let (max_iops, max_mb_s) = i.caps_for(&tier.id);
         if counted > max_iops + EPS {
             o.infeasible_reason = Some(format!(
@@ -1192,6 +1200,26 @@ pub(crate) fn size_cloud(
             "performance is per VM (baseline + per-GiB rate of all volumes of this type, up to the VM's cap): one volume of the total size is shown; splitting it changes nothing"
                 .to_string(),
         );
+        match instance {
+            // What the VM delivers: the size's rate, up to the VM's cap.
+            Some(i) => {
+                let (max_iops, max_mb_s) = i.caps_for(&tier.id);
+                if o.iops_capability > max_iops {
+                    o.iops_capability = max_iops;
+                    o.provisioned_iops = Some(max_iops);
+                    o.provisioned_iops_per_unit = Some(max_iops);
+                }
+                let cap_mib = mb_to_mib(max_mb_s);
+                if o.throughput_mib_s.is_some_and(|t| t > cap_mib) {
+                    o.throughput_mib_s = Some(cap_mib);
+                    o.throughput_mib_s_per_unit = Some(cap_mib);
+                }
+            }
+            None => o.notes.push(
+                "its IOPS and MiB/s maximums are the best case per VM (the largest machine types); smaller VMs cap lower: give --instance"
+                    .to_string(),
+            ),
+        }
     }
     o.binding_limits.extend(v.binding);
     o.notes.extend(v.notes);

@@ -115,7 +115,7 @@ source = "test"
         .find(|e| e.starts_with("Flash vs 15K"))
         .expect("flash vs 15K sentence");
     assert!(
-        cmp.contains("`onprem.efd.raid10` needs 4 drives, `onprem.hdd15k.raid10` 8 drives (4 more drive slots, 2.0×)")
+        cmp.contains("`onprem.efd.raid10` needs 4 drives, `onprem.hdd15k.raid10` 8 drives: 4 more drive slots (2.0× the drives) for 15K")
             && cmp.contains("98 % less power per IO"),
         "{cmp}"
     );
@@ -337,6 +337,54 @@ fn gcp_persistent_disk_is_per_vm_and_instance_caps_apply() {
     assert_eq!(s.size_per_unit_gib, 634.0);
     assert_close!(s.monthly_cost_usd.unwrap(), 107.78);
     assert_eq!(r.platforms[0].instance.as_deref(), Some("n2-standard-16"));
+    // What the VM delivers is shown, not the size's rate: 6,000 + 30 × 634 = 25,020 → 25,000.
+    assert_close!(s.provisioned_iops.unwrap(), 25000.0);
+    // An n2-standard-16 cannot attach pd-extreme (N2 needs 64 vCPUs) or Hyperdisk Extreme.
+    for t in ["gcp.pd-extreme", "gcp.hyperdisk-extreme"] {
+        let o = option(&r, t);
+        assert!(!o.feasible);
+        assert!(
+            o.infeasible_reason
+                .as_deref()
+                .unwrap()
+                .starts_with("n2-standard-16 cannot attach this tier"),
+            "{:?}",
+            o.infeasible_reason
+        );
+    }
+}
+
+#[test]
+fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
+    // 30,000 IOPS at 16 KiB = 491.52 MB/s: an r5.4xlarge (18,750 IOPS) cannot drive it; of the
+    // catalogued AWS types, m5.8xlarge (exactly 30,000), m6i.16xlarge and r5b.24xlarge can.
+    let d = load(30000.0, 0.7, 16.0);
+    let opts = Options {
+        instance: Some("r5.4xlarge".into()),
+        ..only("aws")
+    };
+    let r = recommend(&builtin(), &d, &opts);
+    let aws = &r.platforms[0];
+    assert!(aws.recommended.is_none());
+    assert!(
+        aws.explanation.iter().any(|e| e
+            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; catalogued host types that can: m5.8xlarge (30,000 IOPS, 850.00 MB/s), m6i.16xlarge (80,000 IOPS, 2,500.00 MB/s), r5b.24xlarge (260,000 IOPS, 7,500.00 MB/s)."),
+        "{:?}",
+        aws.explanation
+    );
+    // The same instance with only Azure targeted changes nothing, and says so.
+    let opts = Options {
+        instance: Some("r5.4xlarge".into()),
+        ..only("azure")
+    };
+    let r = recommend(&builtin(), &d, &opts);
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("r5.4xlarge caps aws volumes, and aws is not among the targets")),
+        "{:?}",
+        r.notes
+    );
 }
 
 #[test]
