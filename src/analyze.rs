@@ -1505,6 +1505,7 @@ fn database(
                 mean_iops: statistics.get(basis).and_then(|s| s.avg).map(r6),
                 large_read_ms: o6(cw.db_file_scattered_read_ms.exact),
                 latency_basis: None,
+                avg_log_write_kib: o6(cw.avg_redo_write_kib.exact),
             };
             let opts = Options {
                 headroom_pct: settings.headroom_pct,

@@ -1288,6 +1288,7 @@ fn host(
                 .flatten()
                 .map(r6),
             log_write_ms: None,
+            avg_log_write_kib: None,
             capacity_gib: settings.capacity_gib,
             window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
             peak_minutes: crate::analyze::sustained_minutes(

@@ -136,6 +136,9 @@ pub struct Workload {
     pub avg_read_kib: Metric,
     /// Average write request, KiB.
     pub avg_write_kib: Metric,
+    /// Average redo write, KiB: 'redo size' / 'redo writes' (interval totals). Picks the IO
+    /// report card's log-write scale (1 KiB or 128 KiB writes).
+    pub avg_redo_write_kib: Metric,
     /// Reads as % of requests.
     pub read_pct: Metric,
     /// Single-block (small) read requests/s.
@@ -310,7 +313,26 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
         match row.as_ref().and_then(|x| x.value) {
             Some(ms) => {
                 let printed = row.and_then(|x| x.printed);
-                let d = printed.as_deref().map_or(2, decimals_in_ms);
+                // A whole-ms printed average was recomputed from total wait time / waits
+                // (model.rs): shown with 2 decimals and said so.
+                let whole = printed
+                    .as_deref()
+                    .is_some_and(|p| p.trim().chars().all(|c| c.is_ascii_digit()));
+                let recomputed = whole
+                    && printed
+                        .as_deref()
+                        .and_then(|p| p.trim().parse::<f64>().ok())
+                        .is_some_and(|p| (p - ms).abs() > 1e-9);
+                let d = if recomputed {
+                    2
+                } else {
+                    printed.as_deref().map_or(2, decimals_in_ms)
+                };
+                let from = if recomputed {
+                    format!("{from}, recomputed as Total Wait Time / Waits (printed in whole ms)")
+                } else {
+                    from
+                };
                 let mut m = Metric::known(ms, "ms", d, from);
                 m.printed = printed;
                 m
@@ -393,6 +415,12 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             "KiB",
             1,
             format!("'{WB}' / '{WR}' / 1024 (interval totals)"),
+        ),
+        avg_redo_write_kib: Metric::of(
+            ratio_kib("redo size", "redo writes"),
+            "KiB",
+            1,
+            "'redo size' / 'redo writes' / 1024 (interval totals)",
         ),
         read_pct: Metric::of(
             (|| {

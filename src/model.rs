@@ -239,11 +239,27 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
             WaitScope::Foreground => section::FG_WAITS,
             WaitScope::Background => section::BG_WAITS,
         };
+        // A whole-ms average (11g prints `2` for 1.82 ms) is recomputed from the printed total
+        // wait time and waits, which carry more digits; other averages are kept as printed.
+        let whole_ms = !w.avg_wait_printed.contains('.')
+            && w.avg_wait_printed
+                .trim()
+                .chars()
+                .all(|c| c.is_ascii_digit());
+        // Used only when it agrees with the printed whole number (|exact − printed| ≤ 0.5): a
+        // total of a few seconds, itself rounded, can be less precise than the printed average.
+        let value = match (whole_ms, w.total_wait_s, w.waits, w.avg_wait_ms) {
+            (true, Some(t), Some(n), Some(p)) if n > 0.0 && t > 0.0 => {
+                let exact = t * 1000.0 / n;
+                Some(if (exact - p).abs() <= 0.5 { exact } else { p })
+            }
+            _ => w.avg_wait_ms,
+        };
         rows.push(StatRow {
             section: sec,
             statistic: w.event.clone(),
             total: w.waits,
-            value: w.avg_wait_ms,
+            value,
             unit: "ms",
             printed: Some(w.avg_wait_printed.clone()).filter(|p| !p.is_empty()),
             ..base.clone()

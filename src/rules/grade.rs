@@ -28,6 +28,13 @@ pub struct CardTest {
     /// Which measured figure it grades: `single_block_read_ms`, `large_read_ms` or
     /// `log_write_ms` (fields of [`Demand`]).
     pub measured_by: String,
+    /// Log writes only: the test applies when the average log write
+    /// ([`Demand::avg_log_write_kib`]) is below this size, KiB; unknown size = both apply.
+    #[serde(default)]
+    pub io_kib_below: Option<f64>,
+    /// Log writes only: the test applies when the average log write is at least this, KiB.
+    #[serde(default)]
+    pub io_kib_from: Option<f64>,
 }
 
 /// `[report_card]` of `sizing.toml`.
@@ -168,26 +175,50 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
     let basis_default = |by: &str| match by {
         "single_block_read_ms" => "average 'db file sequential read' wait",
         "large_read_ms" => "average 'db file scattered read' wait",
-        "log_write_ms" => "average 'log file parallel write' wait (all write sizes)",
+        "log_write_ms" => "average 'log file parallel write' wait",
         _ => "",
     };
     let tests = spec
         .test
         .iter()
         .map(|t| {
+            // A size-bound test whose size range excludes the measured average is not graded.
+            let size = (t.measured_by == "log_write_ms")
+                .then_some(d.avg_log_write_kib)
+                .flatten();
+            let excluded = size.is_some_and(|k| {
+                t.io_kib_below.is_some_and(|b| k >= b) || t.io_kib_from.is_some_and(|f| k < f)
+            });
             let ms = measured(d, &t.measured_by)
                 .ok()
                 .flatten()
-                .filter(|v| v.is_finite() && *v >= 0.0);
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .filter(|_| !excluded);
             let idx = ms.map(|v| spec.index(t, v));
             TestGrade {
                 test: t.id.clone(),
                 name: t.name.clone(),
                 measured_ms: ms,
                 basis: match (&d.latency_basis, ms) {
+                    (_, None) if excluded => format!(
+                        "not this scale: the average log write is {} KiB",
+                        fmt_num(size.unwrap_or(0.0), 1)
+                    ),
                     (_, None) => "not measured".to_string(),
                     (Some(b), Some(_)) => b.clone(),
-                    (None, Some(_)) => basis_default(&t.measured_by).to_string(),
+                    (None, Some(_)) => {
+                        let mut b = basis_default(&t.measured_by).to_string();
+                        match size {
+                            Some(k) => {
+                                b.push_str(&format!(", average log write {} KiB", fmt_num(k, 1)))
+                            }
+                            None if t.measured_by == "log_write_ms" => {
+                                b.push_str("; log write size unknown: graded on both scales")
+                            }
+                            None => {}
+                        }
+                        b
+                    }
                 },
                 grade: idx.map(|i| spec.letter(i).to_string()),
                 bound_ms: idx.and_then(|i| t.bounds_ms.get(i).copied()),

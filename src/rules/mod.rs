@@ -131,6 +131,9 @@ pub struct Demand {
     /// What `single_block_read_ms` and `log_write_ms` are, for the IO report card (e.g.
     /// "AWR average wait"); `None` = the Oracle wait events named on those fields.
     pub latency_basis: Option<String>,
+    /// Average redo (log) write, KiB (Oracle: 'redo size' / 'redo writes'): which log-write
+    /// scale of the IO report card applies. `None` = unknown (both scales are shown).
+    pub avg_log_write_kib: Option<f64>,
 }
 
 /// One term of the required-IOPS formula (TOML spelling in `snake_case`).
