@@ -144,6 +144,21 @@ fn rules_file_replaces_the_catalogue() {
     let v = json(&sizer(&["tiers", "--format", "json", "--rules", f]));
     assert_eq!(v["rules_origin"], f);
 
+    // A syntax error names the file, line and column.
+    std::fs::write(&file, "[meta]\nas_of = \"x\"\n[[tier]\nid = \"a\"\n").unwrap();
+    let o = sizer(&["tiers", "--rules", f]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("my-tiers.toml:3:"), "{err}");
+    // A price in the wrong unit is refused.
+    let text =
+        sizer::rules::BUILTIN_TIERS_TOML.replacen("gib_month = 0.08\n", "gib_month = 1e300\n", 1);
+    std::fs::write(&file, text).unwrap();
+    let o = sizer(&["tiers", "--rules", f]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("implausibly large"), "{err}");
+
     // A file that is neither catalogue nor policy is refused with its name.
     std::fs::write(&file, "[something]\nx = 1\n").unwrap();
     let o = sizer(&["tiers", "--rules", f]);

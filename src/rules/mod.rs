@@ -338,15 +338,7 @@ impl RuleSet {
             source,
         })?;
         let file = path.display().to_string();
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| RulesError::Toml {
-                file: file.clone(),
-                key: None,
-                line: 0,
-                column: 0,
-                message: e.message().trim().to_string(),
-            })?;
+        let table: toml::Table = schema::parse_toml(&text, &file)?;
         let r = if table.contains_key("tier") || table.contains_key("platform") {
             RuleSet::from_toml_strs(
                 &text,

@@ -987,7 +987,7 @@ struct RawSizing {
 
 /// Parse `text` (the contents of `file`) as TOML into `T`; on error, name the
 /// file, the 1-based line and column, and the TOML key at the error position.
-fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, RulesError> {
+pub(crate) fn parse_toml<T: DeserializeOwned>(text: &str, file: &str) -> Result<T, RulesError> {
     toml::from_str::<T>(text).map_err(|e| {
         let (line, column) = e.span().map(|s| line_col(text, s.start)).unwrap_or((0, 0));
         let key = e.span().and_then(|s| key_path_at(text, s.start));
@@ -1413,6 +1413,8 @@ fn check_sizes(c: &Check<'_>, k: &str, t: &SizeTable) -> Result<(), RulesError> 
         c.pos(&format!("{rk}.mb_s"), r.mb_s)?;
         if let Some(v) = r.usd_month {
             c.nonneg(&format!("{rk}.usd_month"), v)?;
+            // A disk-month above $1 M is a unit error, not a price.
+            plausible(c, &format!("{rk}.usd_month"), v, 1e6)?;
         }
         match (r.burst_iops, r.burst_minutes) {
             (Some(b), Some(m)) => {
@@ -1692,7 +1694,37 @@ fn check_throughput(
     }
 }
 
+/// Upper bounds that catch a price in the wrong unit (a monthly figure per GiB above $100, …).
+const MAX_UNIT_PRICE: f64 = 100.0;
+
+fn plausible(c: &Check<'_>, key: &str, v: f64, max: f64) -> Result<(), RulesError> {
+    if v > max {
+        return Err(c.err(
+            key,
+            format!("{v} is implausibly large (> {max} USD per unit and month): check the unit"),
+        ));
+    }
+    Ok(())
+}
+
 fn check_price(c: &Check<'_>, k: &str, p: &PriceSpec, table: bool) -> Result<(), RulesError> {
+    for (name, v) in [
+        ("gib_month", p.gib_month),
+        ("mib_s_month", p.mib_s_month),
+        ("per_million_io", p.per_million_io),
+    ] {
+        if let Some(v) = v {
+            plausible(c, &format!("{k}.{name}"), v, MAX_UNIT_PRICE)?;
+        }
+    }
+    for (i, b) in p.iops_month.iter().enumerate() {
+        plausible(
+            c,
+            &format!("{k}.iops_month[{i}].usd"),
+            b.usd,
+            MAX_UNIT_PRICE,
+        )?;
+    }
     match (p.gib_month, &p.no_list_price) {
         (Some(v), None) => {
             c.nonneg(&format!("{k}.gib_month"), v)?;

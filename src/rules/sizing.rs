@@ -950,6 +950,16 @@ pub(crate) fn size_cloud(
             }
         }
     }
+    if spec.volume.io_unit_kib.is_none()
+        && [w.avg_read_kib, w.avg_write_kib]
+            .iter()
+            .any(|a| a.is_some_and(|k| k > 256.0))
+    {
+        o.notes.push(
+            "large requests are counted one each: the catalogue's sources give no IO unit for this tier"
+                .to_string(),
+        );
+    }
     if w.capacity_gib.is_none() {
         o.notes.push(
             "capacity not given: volume size is the minimum that reaches the IOPS and throughput - add your data size"
