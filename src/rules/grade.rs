@@ -255,19 +255,24 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
         .collect()
 }
 
-/// One sentence on the tests where `grades` are worse than today, e.g. "its published latency
-/// (up to 9 ms) grades random_read B- against A today".
+/// One clause on the tests where `grades` are worse than today, e.g. "at the up to 9 ms its
+/// published class allows: random_read could grade B- (A+ today)".
 pub fn risk_text(grades: &[TierGrade]) -> Option<String> {
     let worse: Vec<String> = grades
         .iter()
         .filter(|g| g.worse)
-        .map(|g| format!("{} {} against {} today", g.test, g.grade, g.measured_grade))
+        .map(|g| {
+            format!(
+                "{} could grade {} ({} today)",
+                g.test, g.grade, g.measured_grade
+            )
+        })
         .collect();
     if worse.is_empty() {
         return None;
     }
     Some(format!(
-        "its published latency (up to {} ms) grades {}",
+        "at the up to {} ms its published class allows: {}",
         fmt_num(
             grades[0].tier_ms,
             if grades[0].tier_ms < 1.0 { 2 } else { 0 }

@@ -931,8 +931,8 @@ fn size_platform(
                 .filter(|a| !a.latency_check.is_empty() && !a.latency_check.iter().any(|g| g.worse))
                 .collect();
             let mut s = format!(
-                "Latency: {} - it may be slower than today's storage",
-                risk.replacen("its", &format!("`{}`", rec.tier_id), 1)
+                "Latency: `{}` may be slower than today's storage: {risk}",
+                rec.tier_id
             );
             match keeps.first() {
                 Some(k) => s.push_str(&format!(
@@ -949,7 +949,7 @@ fn size_platform(
             explanation.push(s);
         } else if !rec.latency_check.is_empty() {
             explanation.push(format!(
-                "Latency: its published latency (up to {} ms) keeps every measured grade of the IO report card.",
+                "Latency: even at the up to {} ms its published class allows, it keeps every measured grade of the IO report card.",
                 fmt_trim(rec.latency_ms.unwrap_or(0.0))
             ));
         }
