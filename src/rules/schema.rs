@@ -696,8 +696,8 @@ pub struct OnpremPolicy {
 pub enum VolumeCountPolicy {
     /// Smallest count that meets the demand (stripe only when one volume cannot).
     Fewest,
-    /// Count with the lowest monthly cost (ties: fewer volumes), when it saves at least
-    /// [`CloudPolicy::min_saving_pct`] over the fewest volumes that fit.
+    /// The fewest volumes whose monthly cost is within [`CloudPolicy::min_saving_pct`] of the
+    /// lowest (only when a capacity is given).
     Cheapest,
 }
 
@@ -709,8 +709,8 @@ pub struct CloudPolicy {
     pub max_volumes: u32,
     /// How the volume count is chosen.
     pub volume_count: VolumeCountPolicy,
-    /// With `volume_count = "cheapest"`: more volumes than the fewest that fit are used only
-    /// when they cost at least this much less, percent (0 = any saving).
+    /// With `volume_count = "cheapest"`: the fewest volumes whose cost is within this many
+    /// percent of the cheapest count are taken (0 = the cheapest count itself).
     #[serde(default)]
     pub min_saving_pct: f64,
     /// Where the numbers come from.

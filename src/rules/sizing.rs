@@ -1036,6 +1036,8 @@ pub(crate) fn size_cloud(
     let mut last_err = String::new();
     let mut prev_err: Option<String> = None;
     let mut err_before_best: Option<String> = None;
+    // Every count that fits, with its cost and the error of the count below it.
+    let mut fits: Vec<(u32, VolConfig, f64, Option<String>)> = Vec::new();
     for n in 1..=max_n {
         let nf = f64::from(n);
         let need = VolNeed {
@@ -1059,6 +1061,7 @@ pub(crate) fn size_cloud(
                     first = Some((n, v.clone(), total));
                     err_before_first = prev_err.clone();
                 }
+                fits.push((n, v.clone(), total, prev_err.clone()));
                 let better = match &best {
                     None => true,
                     Some((_, _, c)) => total < *c - 1e-9,
@@ -1079,8 +1082,9 @@ pub(crate) fn size_cloud(
             }
         }
     }
-    // "cheapest" takes more volumes only for a saving of at least min_saving_pct.
-    let mut saving: Option<(u32, f64, f64)> = None;
+    // "cheapest" takes the fewest volumes whose cost is within min_saving_pct of the cheapest
+    // count: (fewest-fit n, its cost, chosen cost, cheapest n, cheapest cost).
+    let mut saving: Option<(u32, f64, f64, u32, f64)> = None;
     // Without a data size every volume is a minimum-size one, and a stripe of them would be an
     // artefact of the missing capacity: the fewest volumes that fit are kept.
     let cheapest = policy.volume_count == VolumeCountPolicy::Cheapest && w.capacity_gib.is_some();
@@ -1095,13 +1099,19 @@ pub(crate) fn size_cloud(
         }
     }
     if cheapest {
-        if let (Some((bn, _, bc)), Some((fn_, fv, fc))) = (&best, &first) {
+        if let (Some((bn, _, bc)), Some((fn_, fv, fc))) = (best.clone(), first.clone()) {
             if bn != fn_ && fc.is_finite() {
-                if *bc <= fc * (1.0 - policy.min_saving_pct / 100.0) {
-                    saving = Some((*fn_, *fc, *bc));
-                } else {
-                    best = Some((*fn_, fv.clone(), *fc));
-                    err_before_best = err_before_first.clone();
+                let within = bc * (1.0 + policy.min_saving_pct / 100.0) + 1e-9;
+                match fits.iter().find(|f| f.2 <= within) {
+                    Some((n, v, c, e)) if *n != fn_ => {
+                        saving = Some((fn_, fc, *c, bn, bc));
+                        best = Some((*n, v.clone(), *c));
+                        err_before_best = e.clone();
+                    }
+                    _ => {
+                        best = Some((fn_, fv, fc));
+                        err_before_best = err_before_first.clone();
+                    }
                 }
             }
         }
@@ -1178,14 +1188,22 @@ pub(crate) fn size_cloud(
             });
         }
     }
-    if let Some((fn_, fc, bc)) = saving {
+    if let Some((fn_, fc, c, bn, bc)) = saving {
+        let tail = if bn == n {
+            "the cheapest count".to_string()
+        } else {
+            format!(
+                "the fewest within {} % of the cheapest count ({bn} volumes, {})",
+                fmt_trim(policy.min_saving_pct),
+                usd_month(bc)
+            )
+        };
         o.binding_limits.push(format!(
-            "striped across {n} volumes: {} % cheaper than the fewest that fit ({fn_} volume{}: {} vs {}); policy: more volumes only for a saving of at least {} % (cloud.min_saving_pct)",
-            fmt_num((1.0 - bc / fc) * 100.0, 0),
+            "striped across {n} volumes: {} % cheaper than the fewest that fit ({fn_} volume{}: {} vs {}); {tail} (cloud.min_saving_pct)",
+            fmt_num((1.0 - c / fc) * 100.0, 0),
             if fn_ == 1 { "" } else { "s" },
-            usd_month(bc),
+            usd_month(c),
             usd_month(fc),
-            fmt_trim(policy.min_saving_pct)
         ));
     } else if n > 1 {
         match (cheapest, err_before_best) {

@@ -651,16 +651,18 @@ fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
         capacity_gib: Some(500.0),
         ..Demand::default()
     };
-    // By default (cheapest striping, capacity given): 4 volumes of 125 GiB each stay within
-    // gp3's included 3,000 IOPS (1,250 each) and 125 MiB/s (71.5 each): 500 × 0.08 = $40.00,
-    // 29 % less than one volume ($56.48, below), so the stripe is taken.
+    // By default (cheapest striping, capacity given): the cheapest count is 4 volumes of
+    // 125 GiB, each within gp3's included 3,000 IOPS (1,250) and 125 MiB/s (71.5):
+    // 500 × 0.08 = $40.00. The fewest volumes within 10 % of it ($44.00) are 2 × 250 GiB:
+    // 2,500 IOPS each (included) and 143.05 → 144 MiB/s each: 2 × (20.00 + 19 × 0.04)
+    // = $41.52, 26 % less than one volume ($56.48, below).
     let r = recommend(&builtin(), &d, &opts(0.0));
     let gp3 = option(&r, "aws.gp3");
-    assert_eq!((gp3.count, gp3.size_per_unit_gib), (4, 125.0));
-    assert_close!(gp3.monthly_cost_usd.unwrap(), 40.0);
+    assert_eq!((gp3.count, gp3.size_per_unit_gib), (2, 250.0));
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 41.52);
     assert!(
         gp3.binding_limits[0].starts_with(
-            "striped across 4 volumes: 29 % cheaper than the fewest that fit (1 volume: $40.00/month vs $56.48/month)"
+            "striped across 2 volumes: 26 % cheaper than the fewest that fit (1 volume: $41.52/month vs $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month)"
         ),
         "{:?}",
         gp3.binding_limits
@@ -721,13 +723,14 @@ fn io2_tiered_iops_price() {
         capacity_gib: Some(1000.0),
         ..Demand::default()
     };
-    // Cheapest striping (the default): gp3 over 15 volumes of 67 GiB (2,667 IOPS each, all
-    // included) = 1,005 × 0.08 = $80.40; io2 stays one volume (split, its IOPS would all fall
-    // in the dearest band).
+    // Cheapest striping (the default): the cheapest gp3 count is 15 volumes of 67 GiB (2,667
+    // IOPS each, all included) = 1,005 × 0.08 = $80.40; the fewest within 10 % ($88.44) are
+    // 13 × 77 GiB with 3,077 IOPS each: 80.08 + 13 × 77 × 0.005 = 80.08 + 5.01 = $85.09. io2
+    // stays one volume (split, its IOPS would all fall in the dearest band).
     let r = recommend(&rs, &d, &opts(0.0));
     let gp3 = option(&r, "aws.gp3");
-    assert_eq!((gp3.count, gp3.size_per_unit_gib), (15, 67.0));
-    assert_close!(gp3.monthly_cost_usd.unwrap(), 80.4);
+    assert_eq!((gp3.count, gp3.size_per_unit_gib), (13, 77.0));
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 85.09);
     assert_eq!(option(&r, "aws.io2").count, 1);
     let r = recommend(&fewest(), &d, &opts(0.0));
     assert_close!(option(&r, "aws.io2").monthly_cost_usd.unwrap(), 2569.0);

@@ -152,20 +152,21 @@ fn twenty_thousand_iops_at_16_kib_gp3_versus_io2() {
             && why.contains("$1,206.78/month cheaper"),
         "{why}"
     );
-    // With 2 TiB of data the cheapest gp3 layout is a stripe: 8 volumes of 256 GiB carry
-    // 2,500 IOPS and 39.1 MiB/s each, all within what gp3 includes: 2,048 × 0.08 = $163.84,
-    // against one volume at 163.84 + 85.00 + 7.52 = $256.36 (36 % more). io2: 2,048 × 0.125
-    // + 20,000 × 0.065 = $1,556.00 on one volume.
+    // With 2 TiB of data the cheapest gp3 layout is a stripe of 8 volumes of 256 GiB (2,500
+    // IOPS and 39.1 MiB/s each, all included): 2,048 × 0.08 = $163.84. The fewest volumes
+    // within 10 % of it ($180.22) are 6 × 342 GiB with 3,334 IOPS each: 6 × 27.36 + 6 × 334
+    // × 0.005 = 164.16 + 10.02 = $174.18, against one volume at 163.84 + 85.00 + 7.52 =
+    // $256.36. io2: 2,048 × 0.125 + 20,000 × 0.065 = $1,556.00 on one volume.
     let d = Demand {
         capacity_gib: Some(2048.0),
         ..load(20000.0, 0.7, 16.0)
     };
     let r = recommend(&builtin(), &d, &only("aws"));
     let gp3 = option(&r, "aws.gp3");
-    assert_eq!((gp3.count, gp3.size_per_unit_gib), (8, 256.0));
-    assert_close!(gp3.monthly_cost_usd.unwrap(), 163.84);
+    assert_eq!((gp3.count, gp3.size_per_unit_gib), (6, 342.0));
+    assert_close!(gp3.monthly_cost_usd.unwrap(), 174.18);
     assert!(
-        gp3.binding_limits[0].contains("(1 volume: $163.84/month vs $256.36/month)"),
+        gp3.binding_limits[0].contains("(1 volume: $174.18/month vs $256.36/month)"),
         "{:?}",
         gp3.binding_limits
     );
