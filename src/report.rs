@@ -1829,13 +1829,21 @@ fn tier_terms(t: &crate::rules::Tier) -> [String; 4] {
                     ),
                     _ => "by size".to_string(),
                 },
-                t @ ThroughputModel::PerIops {
+                ThroughputModel::PerIops {
                     mib_s_per_iops,
+                    flat_cap_mib_s,
+                    linear_mib_s_per_iops,
                     max_mib_s,
-                    ..
                 } => {
-                    let _ = t;
-                    format!("{} {u} per IOPS, max {}", n(*mib_s_per_iops), n(*max_mib_s))
+                    let mut s = format!("{} {u} per IOPS", n(*mib_s_per_iops));
+                    if let Some(f) = flat_cap_mib_s {
+                        s.push_str(&format!(" up to {}", n(*f)));
+                    }
+                    if let Some(l) = linear_mib_s_per_iops {
+                        s.push_str(&format!(", then {} per IOPS", n(*l)));
+                    }
+                    s.push_str(&format!(", max {}", n(*max_mib_s)));
+                    s
                 }
                 ThroughputModel::Provisioned {
                     included_mib_s,
