@@ -109,6 +109,9 @@ fn equivalent(html_rel: &str, text_rel: &str, rate_tol: f64) {
         "wait events"
     );
 
+    // Wait Event Histograms: percentages and edges are printed alike in both.
+    assert_eq!(t.wait_histograms, h.wait_histograms, "wait histograms");
+
     for (hs, ts, what) in [
         (&h.iostat_function, &t.iostat_function, "IOStat by Function"),
         (&h.iostat_filetype, &t.iostat_filetype, "IOStat by Filetype"),

@@ -13,6 +13,7 @@
 //! | Instance Activity Stats | 11.2.0.3 `Instance Activity Stats`; 11.2.0.4 `Key …` + `Other Instance Activity Stats`; 12.1+ `Key …` + `Instance Activity Stats` | `System Statistics (Global)` (cluster `per Second`) |
 //! | IOStat | `IOStat by Function summary`, `IOStat by Filetype summary` | `IOStat by Function`, `IOStat by File Type` (`I#` column) |
 //! | waits | `Foreground Wait Events`, `Background Wait Events` | `… (Global)` |
+//! | wait histograms | every table under a heading starting `Wait Event Histogram` (11g `… Detail (64 msec to 2 sec)`, 12.2+ `… (up to 32 ms)` …) with an `Event` column and `<X` bucket columns (see `awr::histogram`) | `Wait Event Histogram (Global)` |
 //!
 //! Tolerated quirks (each has a test): upper-case tags, unquoted attributes and CRLF (browser
 //! re-saves), SQL*Plus text before `<html>` and after `</html>` (spool files), windows-1252 bytes,
@@ -255,6 +256,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         iostat_function: iostat(&doc, &mut cx, false),
         iostat_filetype: iostat(&doc, &mut cx, true),
         wait_events: wait_events(&doc, &mut cx),
+        wait_histograms: wait_histograms(&doc, &mut cx),
         warnings: cx.warnings,
         encoding: String::new(),
         source_format: String::new(),
@@ -677,4 +679,49 @@ fn wait_events(doc: &Document, cx: &mut Ctx) -> Vec<WaitEvent> {
         }
     }
     out
+}
+
+/// Every `Wait Event Histogram…` table, merged per event (see [`WaitHistogram`]). A table whose
+/// bucket headers cannot be read, or a row whose cells cannot, is left out with a warning.
+fn wait_histograms(doc: &Document, cx: &mut Ctx) -> Vec<WaitHistogram> {
+    let mut merge = super::histogram::Merge::default();
+    for t in find_all(doc, |_, h| h.starts_with("wait event histogram")) {
+        let cols = t.columns();
+        let c = Cols::of(t);
+        let Some(ev) = c.get(&["event"]) else {
+            continue;
+        };
+        let headers: Vec<(&str, bool)> = cols.iter().map(|h| (h.as_str(), false)).collect();
+        let buckets = match super::histogram::buckets(&headers) {
+            Ok(b) if b.iter().any(Option::is_some) => b,
+            Ok(_) => continue,
+            Err(e) => {
+                cx.warnings.push(format!(
+                    "section '{}' (line {}): {e} — table left out",
+                    t.name(),
+                    t.line
+                ));
+                continue;
+            }
+        };
+        let total = c.get(&["total waits", "waits"]);
+        let table = format!("'{}' (line {})", t.name(), t.line);
+        for row in t.data() {
+            let event = cell(&row, Some(ev));
+            if event.is_empty() {
+                continue;
+            }
+            let cells: Vec<&str> = (0..cols.len()).map(|i| cell(&row, Some(i))).collect();
+            let added = super::histogram::row_points(&buckets, &cells).and_then(|points| {
+                let waits = cx.num(t, event, cell(&row, total), Scale::Decimal);
+                merge.add(&table, event, waits, points)
+            });
+            if let Err(e) = added {
+                cx.warnings.push(format!(
+                    "section {table}, event '{event}': {e} — row left out"
+                ));
+            }
+        }
+    }
+    merge.finish(&mut cx.warnings)
 }

@@ -10,6 +10,7 @@
 //!
 //! A value the report does not print is `None`, never 0.
 
+mod histogram;
 pub mod html;
 pub mod statspack;
 pub mod text;
@@ -192,6 +193,56 @@ pub struct WaitEvent {
     pub avg_wait_printed: String,
 }
 
+/// One event of the Wait Event Histogram tables, all of them merged (11g `Wait Event Histogram`
+/// and its `Detail` tables; 12.2+ `Wait Event Histogram` and its `(up to 64 us)`, `(up to 32 ms)`,
+/// `(up to 2 sec)`, `(up to 2 min)`, `(up to 1 hr)` tables; 19c RAC `Wait Event Histogram
+/// (Global)`; the text and Statspack versions of them).
+///
+/// Edges are in milliseconds, as the reports' legends define their units: `us` = 0.001 ms,
+/// `ms` = 1 ms, `s` = 1024 ms (`<=1s` "is truly <1024ms"), `m` = 65,536 ms, `h` = 4,194,304 ms
+/// (Oracle's buckets are powers of two). Shares are percent, 0 to 100, as rounded by the report
+/// to 0.1: a blank cell is exactly 0, `.0` is below 0.05.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WaitHistogram {
+    /// Event name verbatim (`db file sequential read`); in text reports a name cut to its column
+    /// is restored when exactly one Oracle event name starts with it.
+    pub event: String,
+    /// `Total Waits` (`Waits` in Statspack and RAC global reports), from the first table that
+    /// prints it, `K/M/G` suffixes expanded (multiples of 1000). The `Waits 1ms to 32ms`-like
+    /// columns of the detail tables count only part of the waits and are not used.
+    pub total_waits: Option<f64>,
+    /// Cumulative share of waits below each edge: `(edge_ms, cum_pct)`, edges ascending and
+    /// de-duplicated across tables (each table's columns summed left to right give its points;
+    /// where two tables give one edge, the value with the smaller rounding error is kept; the
+    /// shares never fall from one edge to the next). The open-ended `>=X` bucket has no point:
+    /// the waits not counted below the last edge are in it.
+    pub cdf: Vec<(f64, f64)>,
+}
+
+impl WaitHistogram {
+    /// `(lower_ms, upper_ms)` of the bucket holding the `q`-th percentile (`q` in 0..=100): the
+    /// first edge whose cumulative share is `>= q` and the edge before it (0 when it is the first
+    /// edge). `upper` is [`f64::INFINITY`] when only the open-ended `>=X` bucket reaches `q`
+    /// (`lower` is then the last edge). `None` when the CDF is empty.
+    ///
+    /// Conservative by design: the comparison is exact (`cum >= q`), with no allowance for the
+    /// report's rounding to 0.1 %; an edge printed at 94.96 % does not reach `q` = 95, so the
+    /// range moves up a bucket rather than down.
+    pub fn percentile_range(&self, q: f64) -> Option<(f64, f64)> {
+        if self.cdf.is_empty() {
+            return None;
+        }
+        let mut lower = 0.0;
+        for &(edge, cum) in &self.cdf {
+            if cum >= q {
+                return Some((lower, edge));
+            }
+            lower = edge;
+        }
+        Some((lower, f64::INFINITY))
+    }
+}
+
 /// A parsed AWR report.
 #[derive(Debug, Clone, Serialize)]
 pub struct AwrReport {
@@ -222,6 +273,9 @@ pub struct AwrReport {
     pub iostat_filetype: Vec<IoStatRow>,
     /// Foreground and background wait events.
     pub wait_events: Vec<WaitEvent>,
+    /// Wait Event Histogram tables merged per event (see [`WaitHistogram`]); empty when the
+    /// report prints none (PDB reports, some RAC global reports, 10g Statspack).
+    pub wait_histograms: Vec<WaitHistogram>,
     /// Things the parser noticed but tolerated, each naming its section.
     pub warnings: Vec<String>,
     /// Encoding the file was decoded from.
@@ -293,6 +347,11 @@ impl AwrReport {
     /// The Instance Activity Stats row for `name` (exact, case-sensitive AWR name).
     pub fn activity(&self, name: &str) -> Option<&ActivityStat> {
         self.activity.iter().find(|s| s.name == name)
+    }
+
+    /// The merged Wait Event Histogram of `event` (exact, case-sensitive name).
+    pub fn wait_histogram(&self, event: &str) -> Option<&WaitHistogram> {
+        self.wait_histograms.iter().find(|h| h.event == event)
     }
 
     /// The efficiency value for a label such as `Buffer Hit %`.

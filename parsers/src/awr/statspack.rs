@@ -17,6 +17,7 @@
 //! | Instance Activity Stats | `Instance Activity Stats  DB/Inst: …` on every page (`Statistic`, `Total`, `per Second`, `per Trans`); the pages with other columns (`Begin Value End Value`, `per Hour`) are not statistics rates and are left out | every row |
 //! | IOStat | `IO Stat by Function - summary` (group header `---- Read ---- ---- Write ---- -- Wait --`, columns `Data Volume`, `Requests /sec`, `Data Vol/sec`, `Count`, `Avg Tm(ms)`) | every row |
 //! | waits | `Foreground Wait Events`, `Background Wait Events` (`Avg wait (ms)`, bare ms); 10g `Wait Events` (foreground and background together: read as foreground, with a warning); only when none of these is printed, `Top 5 Timed Events` | every row |
+//! | wait histograms | `Wait Event Histogram` on every page (`Event`, `Waits` under a `Total` group, `<1ms <2ms <4ms <8ms <16ms <32ms <=1s >1s`) | every row |
 //!
 //! Tolerated quirks: CRLF line ends, page titles and column headers repeated inside a section,
 //! a page title right after the last row of the previous page (no blank line), names cut to the
@@ -136,6 +137,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         iostat_function: text::iostat(&d, &mut cx, false),
         iostat_filetype: text::iostat(&d, &mut cx, true),
         wait_events: text::wait_events(&d, &mut cx),
+        wait_histograms: text::wait_histograms(&d, &mut cx),
         warnings: cx.warnings,
         encoding: String::new(),
         source_format: String::new(),

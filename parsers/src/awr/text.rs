@@ -19,6 +19,7 @@
 //! | Instance Activity Stats | 11.2.0.3 and older `Instance Activity Stats`; 11.2.0.4 `Key Instance Activity Stats` + `Other Instance Activity Stats`; 12.1+ `Key Instance Activity Stats` + `Instance Activity Stats` (every page); columns `Statistic`, `Total`, `per Second`, `per Trans` | every row; a statistic printed in two tables is kept once, from the first |
 //! | IOStat | `IOStat by Function summary`, `IOStat by Filetype summary` (`Reads: Data`, `Reqs per sec`, `Data per sec`, `Writes: …`, `Waits: Count`, `Avg Tm(ms)` / `Avg Time`, `Small Read`, `Large Read`) | every row |
 //! | waits | `Foreground Wait Events`, `Background Wait Events` (`Event`, `Waits`, `Total Wait Time (s)`, `Avg wait (ms)` (11g, bare ms) / `Avg wait` (12c+, `109.72us`, `3.90ms`, `60.00 s`)); 10.2/11.1 `Wait Events` (read as foreground, with a warning) and, only when none of these is printed, `Top 5 Timed Foreground Events` / `Top 5 Timed Events` / `Top 10 Foreground Events by Total Wait Time` (with a warning) | every row |
+//! | wait histograms | every section titled `Wait Event Histogram…` (`Wait Event Histogram`, 11g `… Detail (64 msec to 2 sec)` …, 12.2+ `… (up to 64 us)`, `(up to 32 ms)` …), columns `Event`, `Total Waits` / `Waits`, `<1ms <2ms … <=1s >1s` or `<8us … <128u <256u <512u >=512` (headers cut to the column width; see `awr::histogram`) | every row, merged per event |
 //!
 //! RAC global reports (`WORKLOAD REPOSITORY REPORT (RAC)`) are read from `Database Summary`
 //! (`Id`, `Name`, `RAC`, `Begin`, `End`, `DB time`, `Elapsed time`), `Database Instances Included
@@ -162,6 +163,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         iostat_function: iostat(&d, &mut cx, false),
         iostat_filetype: iostat(&d, &mut cx, true),
         wait_events: wait_events(&d, &mut cx),
+        wait_histograms: wait_histograms(&d, &mut cx),
         warnings: cx.warnings,
         encoding: String::new(),
         source_format: String::new(),
@@ -986,6 +988,66 @@ pub(crate) fn wait_events(d: &Doc, cx: &mut Ctx) -> Vec<WaitEvent> {
         false,
     );
     fg.into_iter().chain(bg).collect()
+}
+
+/// Every `Wait Event Histogram…` section (all pages), merged per event (see
+/// [`WaitHistogram`]). Headers cut to the column width get their unit back from the edges around
+/// them; a table or row that cannot be read is left out with a warning naming the section.
+pub(crate) fn wait_histograms(d: &Doc, cx: &mut Ctx) -> Vec<WaitHistogram> {
+    let mut merge = super::histogram::Merge::default();
+    for sec in d.find(|t| t.starts_with("wait event histogram")) {
+        for t in Table::all_in(&d.lines, sec) {
+            let Some(ev) = t.col(&["event"]) else {
+                continue;
+            };
+            let headers: Vec<(&str, bool)> = t
+                .cols
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.name.as_str(), c.name.chars().count() >= t.width(i)))
+                .collect();
+            let line = d.lines[t.at].no;
+            let buckets = match super::histogram::buckets(&headers) {
+                Ok(b) if b.iter().any(Option::is_some) => b,
+                Ok(_) => continue,
+                Err(e) => {
+                    cx.warnings.push(format!(
+                        "section '{}' (line {line}): {e} — table left out",
+                        sec.title
+                    ));
+                    continue;
+                }
+            };
+            let total = t.col(&["total waits", "waits"]);
+            let width = t.width(ev);
+            // The pages of one section are one table: a second row of one name on another page
+            // is a second event cut to the same name (`Streams AQ: qmn coordinato`).
+            let table = format!("'{}'", sec.title);
+            for r in t.rows(&d.lines, sec.end) {
+                let ln = &d.lines[r];
+                let cells = t.cells(&ln.s);
+                let mut event = cells[ev].clone();
+                if event.is_empty() {
+                    continue;
+                }
+                if let Some(full) = names::restore(&event, width, names::EVENTS) {
+                    event = full.to_string();
+                }
+                let refs: Vec<&str> = cells.iter().map(String::as_str).collect();
+                let added = super::histogram::row_points(&buckets, &refs).and_then(|points| {
+                    let waits = total.and_then(|i| cx.num(&sec.title, ln.no, &event, &cells[i]));
+                    merge.add(&table, &event, waits, points)
+                });
+                if let Err(e) = added {
+                    cx.warnings.push(format!(
+                        "section '{}' (line {}), event '{event}': {e} — row left out",
+                        sec.title, ln.no
+                    ));
+                }
+            }
+        }
+    }
+    merge.finish(&mut cx.warnings)
 }
 
 #[cfg(test)]

@@ -477,6 +477,7 @@ pub(crate) const EVENTS: &[&str] = &[
     "Streams AQ: RAC qmn coordinator idle wait",
     "Streams AQ: emn coordinator idle wait",
     "Streams AQ: qmn coordinator idle wait",
+    "Streams AQ: qmn coordinator waits",
     "Streams AQ: qmn slave idle wait",
     "Streams AQ: waiting for messages in the queue",
     "Streams AQ: waiting for time management or cleanup tasks",
