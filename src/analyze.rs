@@ -1470,6 +1470,10 @@ fn database(
             // 3150.2200000000003.
             let r6 = |v: f64| (v * 1e6).round() / 1e6;
             let o6 = |v: Option<f64>| v.map(r6);
+            let p95 = |r: &Option<crate::metrics::P95Range>| {
+                r.as_ref()
+                    .map(|r| (r.lo_ms, r.hi_ms.unwrap_or(f64::INFINITY)))
+            };
             demand = Demand {
                 required_iops: r6(t),
                 read_iops: r6(stat("read_iops").unwrap_or(0.0)),
@@ -1506,6 +1510,9 @@ fn database(
                 large_read_ms: o6(cw.db_file_scattered_read_ms.exact),
                 latency_basis: None,
                 avg_log_write_kib: o6(cw.avg_redo_write_kib.exact),
+                single_block_read_p95: p95(&cw.single_block_read_p95),
+                large_read_p95: p95(&cw.multiblock_read_p95),
+                log_write_p95: p95(&cw.log_write_p95),
             };
             let opts = Options {
                 headroom_pct: settings.headroom_pct,

@@ -1289,6 +1289,9 @@ fn host(
                 .map(r6),
             log_write_ms: None,
             avg_log_write_kib: None,
+            single_block_read_p95: None,
+            large_read_p95: None,
+            log_write_p95: None,
             capacity_gib: settings.capacity_gib,
             window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
             peak_minutes: crate::analyze::sustained_minutes(

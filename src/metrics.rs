@@ -107,6 +107,44 @@ impl Metric {
     }
 }
 
+/// Where the 95th percentile of an event's waits lies, from the report's Wait Event Histogram:
+/// `lo_ms ≤ p95 < hi_ms` (`hi_ms` = null when only the open-ended bucket reaches 95 %).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct P95Range {
+    /// Lower edge, ms.
+    pub lo_ms: f64,
+    /// Upper edge, ms; `None` = no upper edge (the open-ended bucket).
+    pub hi_ms: Option<f64>,
+    /// The event read (`db file sequential read`, or the Exadata cell event).
+    pub event: String,
+    /// Waits of the event (the histogram's total).
+    pub waits: Option<f64>,
+}
+
+/// The p95 range of whichever of `events` has a histogram with the most waits.
+fn p95_of(v: &View, events: &[&str]) -> Option<P95Range> {
+    let (event, (cdf, waits)) = events
+        .iter()
+        .filter_map(|e| v.histogram(e).map(|h| (e, h)))
+        .max_by(|a, b| a.1 .1.unwrap_or(0.0).total_cmp(&b.1 .1.unwrap_or(0.0)))?;
+    // Shares as AWR prints them (rounded to 0.1 %): the first edge reaching 95 % bounds the p95.
+    let mut lo = 0.0;
+    let mut hi = None;
+    for (edge, cum) in cdf {
+        if cum >= 95.0 {
+            hi = Some(edge);
+            break;
+        }
+        lo = edge;
+    }
+    Some(P95Range {
+        lo_ms: lo,
+        hi_ms: hi,
+        event: event.to_string(),
+        waits,
+    })
+}
+
 /// The workload figures of one report.
 #[derive(Debug, Clone, Serialize)]
 pub struct Workload {
@@ -139,6 +177,14 @@ pub struct Workload {
     /// Average redo write, KiB: 'redo size' / 'redo writes' (interval totals). Picks the IO
     /// report card's log-write scale (1 KiB or 128 KiB writes).
     pub avg_redo_write_kib: Metric,
+    /// p95 range of single-block reads ('db file sequential read' or Exadata's 'cell single
+    /// block physical read'), from the Wait Event Histogram; `None` when not printed.
+    pub single_block_read_p95: Option<P95Range>,
+    /// p95 range of multiblock reads ('db file scattered read' / 'cell multiblock physical
+    /// read').
+    pub multiblock_read_p95: Option<P95Range>,
+    /// p95 range of 'log file parallel write'.
+    pub log_write_p95: Option<P95Range>,
     /// Reads as % of requests.
     pub read_pct: Metric,
     /// Single-block (small) read requests/s.
@@ -416,6 +462,15 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             1,
             format!("'{WB}' / '{WR}' / 1024 (interval totals)"),
         ),
+        single_block_read_p95: p95_of(
+            v,
+            &["db file sequential read", "cell single block physical read"],
+        ),
+        multiblock_read_p95: p95_of(
+            v,
+            &["db file scattered read", "cell multiblock physical read"],
+        ),
+        log_write_p95: p95_of(v, &["log file parallel write"]),
         avg_redo_write_kib: Metric::of(
             ratio_kib("redo size", "redo writes"),
             "KiB",

@@ -72,6 +72,24 @@ pub mod section {
     pub const FG_WAITS: &str = "Foreground Wait Events";
     /// Background Wait Events.
     pub const BG_WAITS: &str = "Background Wait Events";
+    /// Wait Event Histogram (all its tables merged): one row per event and bucket edge,
+    /// statistic `EVENT [<EDGE ms]`, `value` = cumulative % of waits below the edge, `total` =
+    /// the event's waits. Only the events the IO report card grades are kept.
+    pub const WAIT_HISTOGRAM: &str = "Wait Event Histogram";
+}
+
+/// Events whose Wait Event Histogram goes into the model (the IO report card's evidence).
+pub const HISTOGRAM_EVENTS: [&str; 5] = [
+    "db file sequential read",
+    "cell single block physical read",
+    "db file scattered read",
+    "cell multiblock physical read",
+    "log file parallel write",
+];
+
+/// The model statistic of one histogram edge: `EVENT [<EDGE ms]`.
+pub fn histogram_statistic(event: &str, edge_ms: f64) -> String {
+    format!("{event} [<{edge_ms} ms]")
 }
 
 /// One statistic of one source, before it becomes a model row.
@@ -234,6 +252,21 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
             }
         }
     }
+    for h in &r.wait_histograms {
+        if !HISTOGRAM_EVENTS.contains(&h.event.as_str()) {
+            continue;
+        }
+        for &(edge, cum) in &h.cdf {
+            rows.push(StatRow {
+                section: section::WAIT_HISTOGRAM,
+                statistic: histogram_statistic(&h.event, edge),
+                total: h.total_waits,
+                value: Some(cum),
+                unit: "%",
+                ..base.clone()
+            });
+        }
+    }
     for w in &r.wait_events {
         let sec = match w.scope {
             WaitScope::Foreground => section::FG_WAITS,
@@ -267,6 +300,10 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
     }
     (meta, rows)
 }
+
+/// A wait histogram read back from the model: `(edge_ms, cumulative %)` ascending, and the
+/// event's waits.
+pub type Histogram = (Vec<(f64, f64)>, Option<f64>);
 
 /// The model: a polars DataFrame with [`COLUMNS`].
 #[derive(Debug, Clone)]
@@ -452,6 +489,35 @@ impl View {
     pub fn has_section(&self, section: &str) -> bool {
         self.map.keys().any(|(s, _)| s == section)
     }
+
+    /// The Wait Event Histogram of `event` as `(edge_ms, cumulative %)` ascending, and the
+    /// event's waits; `None` when the source has none.
+    pub fn histogram(&self, event: &str) -> Option<Histogram> {
+        let prefix = format!("{event} [<");
+        let mut cdf: Vec<(f64, f64)> = Vec::new();
+        let mut waits = None;
+        for ((sec, stat), v) in &self.map {
+            if sec != section::WAIT_HISTOGRAM {
+                continue;
+            }
+            let Some(edge) = stat
+                .strip_prefix(&prefix)
+                .and_then(|r| r.strip_suffix(" ms]"))
+                .and_then(|e| e.parse::<f64>().ok())
+            else {
+                continue;
+            };
+            if let Some(cum) = v.value {
+                cdf.push((edge, cum));
+                waits = waits.or(v.total);
+            }
+        }
+        if cdf.is_empty() {
+            return None;
+        }
+        cdf.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Some((cdf, waits))
+    }
 }
 
 fn add(a: Option<f64>, b: Option<f64>) -> Option<f64> {
@@ -483,7 +549,10 @@ impl View {
                 continue;
             }
             let mut acc = v0.clone();
-            let waits = sec == section::FG_WAITS || sec == section::BG_WAITS;
+            // Wait averages and histogram shares are both weighted by the waits.
+            let waits = sec == section::FG_WAITS
+                || sec == section::BG_WAITS
+                || sec == section::WAIT_HISTOGRAM;
             let mut weighted = match (v0.total, v0.value) {
                 (Some(w), Some(a)) if waits => Some(w * a),
                 _ => None,

@@ -243,16 +243,22 @@ fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<(
     }
     if let Some(card) = &r.report_card {
         writeln!(out, "### IO report card\n")?;
-        let mut t = table(&["Test", "Measured (ms)", "Grade", "Measured as"]);
+        let mut t = table(&["Test", "Average (ms)", "p95 (ms)", "Grade", "Measured as"]);
         for g in &card.tests {
+            let p95 = match g.p95_range_ms {
+                Some((lo, hi)) if hi.is_finite() => format!("{lo}–{hi}"),
+                Some((lo, _)) => format!("≥ {lo}"),
+                None => "–".to_string(),
+            };
             t.add_row(vec![
                 Cell::new(format!("{} (`{}`)", g.name, g.test)),
                 Cell::new(opt_num(g.measured_ms, 2)),
+                Cell::new(p95),
                 Cell::new(g.grade.clone().unwrap_or_else(|| "–".into())),
                 Cell::new(cell_text(&g.basis)),
             ]);
         }
-        right(&mut t, &[1]);
+        right(&mut t, &[1, 2]);
         writeln!(out, "{t}\n")?;
         writeln!(out, "- {} ({}).", card.note, card.source)?;
         writeln!(out)?;

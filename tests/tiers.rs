@@ -355,3 +355,52 @@ fn every_corpus_host_and_cluster_gets_an_answer_per_target() {
     }
     assert!(sized >= 10, "only {sized} hosts/clusters sized");
 }
+
+/// The IO report card grades the p95 range the AWR Wait Event Histogram gives, and the log-write
+/// scale follows the average redo write.
+#[test]
+fn report_card_grades_histogram_p95_ranges_on_corpus_reports() {
+    let Some(files) = corpus_reports() else {
+        return;
+    };
+    let card = |name: &str| -> Vec<Value> {
+        let f = files
+            .iter()
+            .find(|f| f.file_name().unwrap() == name)
+            .expect("corpus file");
+        let v = json(&sizer(&[
+            "analyze",
+            "--format",
+            "json",
+            f.to_str().unwrap(),
+        ]));
+        v["databases"][0]["recommendation"]["report_card"]["tests"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    // 11.2.0.4: 'log file parallel write' 58.8 % < 1 ms … 91.7 % < 4 ms, 99.4 % < 8 ms → p95
+    // in [4, 8) ms; average redo write 198.8 KiB → the 128 KiB scale: A- (< 6) to B (< 8).
+    // The average (168 s / 92,374 waits = 1.82 ms) alone would have said A+.
+    let t = card("pcambell-xydb-11.2.0.4-single.html");
+    let large = t.iter().find(|g| g["test"] == "log_write_large").unwrap();
+    assert_eq!(large["p95_range_ms"], serde_json::json!([4.0, 8.0]));
+    assert_eq!(large["grade"], "A- to B");
+    assert!((large["measured_ms"].as_f64().unwrap() - 1.82).abs() < 0.005);
+    let small = t.iter().find(|g| g["test"] == "log_write_small").unwrap();
+    assert!(small["grade"].is_null());
+    assert!(small["basis"]
+        .as_str()
+        .unwrap()
+        .starts_with("not this scale: the average log write is 198.8 KiB"));
+    // 19c: 'db file sequential read' 32.6 % < 1 ms, 97.7 % < 2 ms → p95 in [1, 2) → A+;
+    // 'log file parallel write' 94.9 % < 8 ms → p95 in [8, 16), redo writes of 7.4 KiB →
+    // the 1 KiB scale: D (≥ 3 ms).
+    let t = card("pcambell-orcl-19c-single-noncdb.html");
+    let rr = t.iter().find(|g| g["test"] == "random_read").unwrap();
+    assert_eq!(rr["p95_range_ms"], serde_json::json!([1.0, 2.0]));
+    assert_eq!(rr["grade"], "A+");
+    let small = t.iter().find(|g| g["test"] == "log_write_small").unwrap();
+    assert_eq!(small["p95_range_ms"], serde_json::json!([8.0, 16.0]));
+    assert_eq!(small["grade"], "D");
+}

@@ -12,6 +12,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::eval::fmt_num;
+
+/// A latency in ms with the decimals it needs (0.256, 4, 1.5).
+fn fmt_ms(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
 use super::{Demand, RulesError, Tier};
 
 /// One test of the card (`[[report_card.test]]`).
@@ -127,6 +133,23 @@ fn measured(d: &Demand, name: &str) -> Result<Option<f64>, ()> {
     }
 }
 
+/// The p95 range (from a wait histogram) of the figure a test grades, if known.
+fn measured_p95(d: &Demand, name: &str) -> Option<(f64, f64)> {
+    match name {
+        "single_block_read_ms" => d.single_block_read_p95,
+        "large_read_ms" => d.large_read_p95,
+        "log_write_ms" => d.log_write_p95,
+        _ => None,
+    }
+}
+
+fn range_ser<S: serde::Serializer>(v: &Option<(f64, f64)>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some((lo, hi)) => (lo, hi.is_finite().then_some(*hi)).serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
 /// The grade of one measured figure.
 #[derive(Debug, Clone, Serialize)]
 pub struct TestGrade {
@@ -134,13 +157,21 @@ pub struct TestGrade {
     pub test: String,
     /// Test description.
     pub name: String,
-    /// Measured latency, ms; `None` = not measured (not graded).
+    /// Measured average latency, ms; `None` = not measured.
     pub measured_ms: Option<f64>,
-    /// What the measured figure is.
+    /// Where the 95th percentile lies, `[lo, hi]` ms (`lo ≤ p95 < hi`; `hi` null = no upper
+    /// edge), from the report's Wait Event Histogram; `None` when the report prints none.
+    #[serde(serialize_with = "range_ser")]
+    pub p95_range_ms: Option<(f64, f64)>,
+    /// What the measured figures are.
     pub basis: String,
-    /// Letter; `None` when not measured.
+    /// Letter: of the p95 range when known (`B` or a span `B to D` when the range straddles a
+    /// bound), else of the average (the best the p95 could earn); `None` when not measured.
     pub grade: Option<String>,
-    /// Upper bound of that letter, ms (`None` for the last letter or not measured).
+    /// Index of the best letter the measured p95 can have (0 = the first letter); what tiers
+    /// are compared with.
+    pub best_index: Option<usize>,
+    /// Upper bound of the best letter, ms (`None` for the last letter or not measured).
     pub bound_ms: Option<f64>,
 }
 
@@ -153,7 +184,8 @@ pub struct TierGrade {
     pub tier_ms: f64,
     /// Its letter.
     pub grade: String,
-    /// Today's letter (measured).
+    /// Today's grade (measured; a span such as `B to D` when a histogram's p95 straddles a
+    /// bound).
     pub measured_grade: String,
     /// True when the tier's letter is worse than today's: it may slow the workload.
     pub worse: bool,
@@ -194,41 +226,76 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 .flatten()
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .filter(|_| !excluded);
-            let idx = ms.map(|v| spec.index(t, v));
+            let p95 = measured_p95(d, &t.measured_by).filter(|_| !excluded);
+            // Letter indexes: the p95 range's ends (the upper edge is exclusive), else the
+            // average's (the best the p95 could be).
+            let (best, worst) = match (p95, ms) {
+                (Some((lo, hi)), _) => {
+                    let worst = if hi.is_finite() {
+                        // p95 < hi: the letter of the largest value below hi.
+                        spec.index(t, hi - 1e-9)
+                    } else {
+                        spec.letters.len()
+                    };
+                    (Some(spec.index(t, lo)), Some(worst))
+                }
+                (None, Some(v)) => {
+                    let i = spec.index(t, v);
+                    (Some(i), Some(i))
+                }
+                (None, None) => (None, None),
+            };
+            let grade = match (best, worst) {
+                (Some(b), Some(w)) if b == w => Some(spec.letter(b).to_string()),
+                (Some(b), Some(w)) => Some(format!("{} to {}", spec.letter(b), spec.letter(w))),
+                _ => None,
+            };
+            let mut basis = match (&d.latency_basis, ms.is_some() || p95.is_some()) {
+                (_, false) if excluded => format!(
+                    "not this scale: the average log write is {} KiB",
+                    fmt_num(size.unwrap_or(0.0), 1)
+                ),
+                (_, false) => "not measured".to_string(),
+                (Some(b), true) => b.clone(),
+                (None, true) => basis_default(&t.measured_by).to_string(),
+            };
+            if let Some((lo, hi)) = p95 {
+                basis = format!(
+                    "p95 {} from the Wait Event Histogram (graded); {basis}",
+                    if hi.is_finite() {
+                        format!("between {} and {} ms", fmt_ms(lo), fmt_ms(hi))
+                    } else {
+                        format!("above {} ms", fmt_ms(lo))
+                    }
+                );
+            }
+            if ms.is_some() || p95.is_some() {
+                match size {
+                    Some(k) => {
+                        basis.push_str(&format!(", average log write {} KiB", fmt_num(k, 1)))
+                    }
+                    None if t.measured_by == "log_write_ms" => {
+                        basis.push_str("; log write size unknown: graded on both scales")
+                    }
+                    None => {}
+                }
+            }
             TestGrade {
                 test: t.id.clone(),
                 name: t.name.clone(),
                 measured_ms: ms,
-                basis: match (&d.latency_basis, ms) {
-                    (_, None) if excluded => format!(
-                        "not this scale: the average log write is {} KiB",
-                        fmt_num(size.unwrap_or(0.0), 1)
-                    ),
-                    (_, None) => "not measured".to_string(),
-                    (Some(b), Some(_)) => b.clone(),
-                    (None, Some(_)) => {
-                        let mut b = basis_default(&t.measured_by).to_string();
-                        match size {
-                            Some(k) => {
-                                b.push_str(&format!(", average log write {} KiB", fmt_num(k, 1)))
-                            }
-                            None if t.measured_by == "log_write_ms" => {
-                                b.push_str("; log write size unknown: graded on both scales")
-                            }
-                            None => {}
-                        }
-                        b
-                    }
-                },
-                grade: idx.map(|i| spec.letter(i).to_string()),
-                bound_ms: idx.and_then(|i| t.bounds_ms.get(i).copied()),
+                p95_range_ms: p95,
+                basis,
+                grade,
+                best_index: best,
+                bound_ms: best.and_then(|i| t.bounds_ms.get(i).copied()),
             }
         })
         .collect();
     ReportCard {
         tests,
         source: spec.source.clone(),
-        note: "grades are for 95th-percentile latency; a measured average is at most its p95, so an average's grade is the best the p95 could earn. A tier is graded on the worst latency its published class allows (catalogue latency_ms)".to_string(),
+        note: "grades are for 95th-percentile latency: where the report prints a Wait Event Histogram the p95 lies between two bucket edges and the grade spans the letters between them; otherwise the average is graded, which is at most its p95, so the grade is the best the p95 could earn. A tier is graded on the worst latency its published class allows (catalogue latency_ms) and compared with the best grade today's p95 can have".to_string(),
     }
 }
 
@@ -241,14 +308,16 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
         .iter()
         .zip(&card.tests)
         .filter_map(|(t, g)| {
-            let m = g.measured_ms?;
-            let mi = spec.index(t, m);
+            let mi = g.best_index?;
             let ti = spec.index(t, tms);
             Some(TierGrade {
                 test: t.id.clone(),
                 tier_ms: tms,
                 grade: spec.letter(ti).to_string(),
-                measured_grade: spec.letter(mi).to_string(),
+                measured_grade: g
+                    .grade
+                    .clone()
+                    .unwrap_or_else(|| spec.letter(mi).to_string()),
                 worse: ti > mi,
             })
         })

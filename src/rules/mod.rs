@@ -134,6 +134,13 @@ pub struct Demand {
     /// Average redo (log) write, KiB (Oracle: 'redo size' / 'redo writes'): which log-write
     /// scale of the IO report card applies. `None` = unknown (both scales are shown).
     pub avg_log_write_kib: Option<f64>,
+    /// Where the 95th percentile of single-block reads lies, ms: `(lo, hi)` with `lo ≤ p95 <
+    /// hi` (`hi` infinite for the open-ended bucket), from the AWR Wait Event Histogram.
+    pub single_block_read_p95: Option<(f64, f64)>,
+    /// The same for multiblock reads.
+    pub large_read_p95: Option<(f64, f64)>,
+    /// The same for log writes ('log file parallel write').
+    pub log_write_p95: Option<(f64, f64)>,
 }
 
 /// One term of the required-IOPS formula (TOML spelling in `snake_case`).
