@@ -1070,9 +1070,12 @@ pub(crate) fn size_cloud(
                     err_before_best = prev_err.clone();
                     best = Some((n, v, total));
                 }
-                // "fewest" stops at the first count that fits, unless that count only fits by
-                // buying IOPS for throughput: then more volumes may cost less.
-                if policy.volume_count == VolumeCountPolicy::Fewest && !raised {
+                // "fewest" (and "cheapest" without a capacity, which keeps the fewest) stops at
+                // the first count that fits, unless that count only fits by buying IOPS for
+                // throughput: then more volumes may cost less.
+                let keeps_fewest =
+                    policy.volume_count == VolumeCountPolicy::Fewest || w.capacity_gib.is_none();
+                if keeps_fewest && !raised {
                     break;
                 }
             }
