@@ -9,22 +9,14 @@
 //! reports' legends say).
 
 mod common;
+
+use common::awr_corpus as corpus;
 use common::*;
 
 use std::path::{Path, PathBuf};
 
 use sizer_parsers::awr::{AwrReport, WaitHistogram};
 use sizer_parsers::{parse_file, Parsed};
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/awr");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("SKIPPED: corpus not found ({})", dir.display());
-        None
-    }
-}
 
 fn report(dir: &Path, file: &str) -> AwrReport {
     match parse_file(&dir.join(file)) {

@@ -14,6 +14,8 @@
 //! data and times) is printed alike in both and compared exactly.
 
 mod common;
+
+use common::awr_corpus as corpus;
 use common::*;
 
 use std::path::{Path, PathBuf};
@@ -634,16 +636,6 @@ fn without_wait_event_tables_the_top_events_give_the_averages() {
 }
 
 // ------------------------------------------------------------------------ corpus (real report)
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/awr");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("SKIPPED: corpus not found ({})", dir.display());
-        None
-    }
-}
 
 /// The line of `EXPECTED-text.jsonl` for `file`.
 fn expected(dir: &Path, file: &str) -> serde_json::Value {

@@ -918,16 +918,20 @@ fn size_platform(
             .then(a.count.cmp(&b.count))
             .then(a.total_gib.total_cmp(&b.total_gib))
     };
-    let mut ranked = feasible.clone();
-    ranked.sort_by(|a, b| b.rule_score.cmp(&a.rule_score).then_with(|| by_cost(a, b)));
-    let recommended = ranked.first().cloned();
-    let mut alternatives: Vec<TierOption> = feasible
-        .iter()
-        .filter(|o| Some(&o.tier_id) != recommended.as_ref().map(|r| &r.tier_id))
-        .cloned()
-        .collect();
+    // The winner: highest score, then by_cost; the first of equals (catalogue order).
+    let best = (0..feasible.len()).min_by(|&i, &j| {
+        let (a, b) = (&feasible[i], &feasible[j]);
+        b.rule_score.cmp(&a.rule_score).then_with(|| by_cost(a, b))
+    });
+    let mut explanation = explain(best.map(|i| &feasible[i]), &feasible, &infeasible, fired);
+    let flash = rules
+        .sizing
+        .flash_vs_hdd
+        .as_ref()
+        .and_then(|cmp| flash_vs_hdd(cmp, rules, &feasible));
+    let mut alternatives = feasible;
+    let recommended = best.map(|i| alternatives.remove(i));
     alternatives.sort_by(by_cost);
-    let mut explanation = explain(recommended.as_ref(), &feasible, &infeasible, fired);
     if let Some(rec) = &recommended {
         for a in alternatives.iter_mut() {
             a.lost_because = Some(lost_because(rec, a));
@@ -967,11 +971,7 @@ fn size_platform(
             a.infeasible_reason.as_deref().unwrap_or("limits exceeded")
         ));
     }
-    if let Some(cmp) = &rules.sizing.flash_vs_hdd {
-        if let Some(s) = flash_vs_hdd(cmp, rules, &feasible) {
-            explanation.push(s);
-        }
-    }
+    explanation.extend(flash);
     // A host type too small for every tier: name the catalogued ones that are large enough.
     if let (Some(inst), None) = (instance, &recommended) {
         let fits: Vec<String> = rules

@@ -36,3 +36,15 @@ pub fn close(a: Option<f64>, b: f64, what: &str) {
         "{what}: got {a}, expected {b}"
     );
 }
+
+/// The shared corpus's AWR folder (`../shared/corpus/awr` beside the project), or `None` with a
+/// `SKIPPED` message when it is absent.
+pub fn awr_corpus() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/awr");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!("SKIPPED: corpus not found ({})", dir.display());
+        None
+    }
+}
