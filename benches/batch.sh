@@ -5,12 +5,14 @@
 # that growth with the number of reports is visible.
 #
 #   benches/batch.sh [COPIES_PER_FILE]     (default 42: 12 corpus reports x 42 = 504 reports)
+#   RUNS=N benches/batch.sh                 (each set is timed N times, default 3: best and range)
 #
 # Needs ../shared/corpus beside the project and GNU time (/usr/bin/time). Not part of the tests:
 # timings depend on the machine; record them in docs/performance.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 copies="${1:-42}"
+runs="${RUNS:-3}"
 corpus=../shared/corpus/awr
 [ -d "$corpus" ] || { echo "SKIPPED: $corpus not found" >&2; exit 0; }
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed for peak memory" >&2; exit 1; }
@@ -47,23 +49,30 @@ model_mb() { # estimated size of the columnar model of DIR, MB
   cargo run --quiet --release --example model_size -- "$1" | grep -o '[0-9.]* MB estimated' | cut -d' ' -f1
 }
 
-measure() { # measure DIR JOBS LABEL
-  local files bytes out wall rss
+measure() { # measure DIR JOBS LABEL: best wall of $runs runs (after a sync), their range, peak RSS
+  local files bytes out wall rss walls="" best="" worst="" maxrss=0 k
   files=$(find "$1" -type f | wc -l)
   bytes=$(du -sb "$1" | cut -f1)
-  out=$( { /usr/bin/time -f '%e %M' "$bin" analyze -j "$2" --format json "$1" > /dev/null; } 2>&1 | tail -1)
-  wall=${out% *}
-  rss=${out#* }
-  awk -v l="$3" -v j="$2" -v n="$files" -v b="$bytes" -v w="$wall" -v r="$rss" 'BEGIN {
+  sync
+  for ((k = 0; k < runs; k++)); do
+    out=$( { /usr/bin/time -f '%e %M' "$bin" analyze -j "$2" --format json "$1" > /dev/null; } 2>&1 | tail -1)
+    wall=${out% *}
+    rss=${out#* }
+    walls="$walls $wall"
+    (( rss > maxrss )) && maxrss=$rss
+  done
+  best=$(printf '%s\n' $walls | sort -g | head -1)
+  worst=$(printf '%s\n' $walls | sort -g | tail -1)
+  awk -v l="$3" -v j="$2" -v n="$files" -v b="$bytes" -v w="$best" -v x="$worst" -v r="$maxrss" 'BEGIN {
     if (w <= 0) w = 0.01
-    printf "| %s | %d | %d | %.1f MB | %.2f s | %.1f | %.1f | %.0f MB |\n",
-      l, j, n, b / 1e6, w, n / w, b / 1e6 / w, r / 1024
+    printf "| %s | %d | %d | %.1f MB | %.2f s (%.2f–%.2f) | %.1f | %.1f | %.0f MB |\n",
+      l, j, n, b / 1e6, w, w, x, n / w, b / 1e6 / w, r / 1024
   }'
 }
 
 echo "sizer $("$bin" --version | cut -d' ' -f2), $(nproc) cores, $(date -u +%Y-%m-%d)"
 echo
-echo "| set | threads | reports | size | wall | reports/s | MB/s | peak RSS |"
+echo "| set | threads | reports | size | wall (best of $runs; range) | reports/s | MB/s | peak RSS |"
 echo "|---|---|---|---|---|---|---|---|"
 make_set "$work/big" "$copies"
 measure "$work/big" 1 "${copies}x corpus, distinct"

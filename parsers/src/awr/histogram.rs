@@ -243,10 +243,10 @@ pub(crate) fn row_points(buckets: &[Option<Bucket>], cells: &[&str]) -> Result<V
 struct Entry {
     name: String,
     total_waits: Option<f64>,
-    /// (point, table it came from)
-    points: Vec<(Point, String)>,
-    /// Tables (with their line) that already gave a row for this event.
-    rows_from: Vec<String>,
+    /// (point, index in `Merge::tables` of the table it came from)
+    points: Vec<(Point, usize)>,
+    /// Tables (indexes in `Merge::tables`) that already gave a row for this event.
+    rows_from: Vec<usize>,
 }
 
 /// Collects the rows of every histogram table of a report, then merges them per event.
@@ -254,6 +254,8 @@ struct Entry {
 pub(crate) struct Merge {
     events: Vec<Entry>,
     index: HashMap<String, usize>,
+    /// Table names as given to [`Merge::add`], each once (rows refer to them by index).
+    tables: Vec<String>,
 }
 
 impl Merge {
@@ -268,28 +270,42 @@ impl Merge {
         total_waits: Option<f64>,
         points: Vec<Point>,
     ) -> Result<(), String> {
-        let i = *self.index.entry(event.to_string()).or_insert_with(|| {
-            self.events.push(Entry {
-                name: event.to_string(),
-                total_waits: None,
-                points: Vec::new(),
-                rows_from: Vec::new(),
-            });
-            self.events.len() - 1
-        });
+        // Rows come table by table: the table is the last one seen, or a new one.
+        let ti = match self.tables.last() {
+            Some(t) if t == table => self.tables.len() - 1,
+            _ => match self.tables.iter().position(|t| t == table) {
+                Some(i) => i,
+                None => {
+                    self.tables.push(table.to_string());
+                    self.tables.len() - 1
+                }
+            },
+        };
+        let i = match self.index.get(event) {
+            Some(&i) => i,
+            None => {
+                self.events.push(Entry {
+                    name: event.to_string(),
+                    total_waits: None,
+                    points: Vec::new(),
+                    rows_from: Vec::new(),
+                });
+                self.index.insert(event.to_string(), self.events.len() - 1);
+                self.events.len() - 1
+            }
+        };
         let e = &mut self.events[i];
-        if e.rows_from.iter().any(|t| t == table) {
+        if e.rows_from.contains(&ti) {
             return Err(
                 "a second row of this name in the table (text reports cut names to the column width, so two events can print alike); the first row is kept"
                     .into(),
             );
         }
-        e.rows_from.push(table.to_string());
+        e.rows_from.push(ti);
         if e.total_waits.is_none() {
             e.total_waits = total_waits;
         }
-        e.points
-            .extend(points.into_iter().map(|p| (p, table.to_string())));
+        e.points.extend(points.into_iter().map(|p| (p, ti)));
         Ok(())
     }
 
@@ -297,16 +313,17 @@ impl Merge {
     /// tables beyond rounding are added to `warnings`.
     pub fn finish(self, warnings: &mut Vec<String>) -> Vec<WaitHistogram> {
         let mut out = Vec::with_capacity(self.events.len());
+        let tables = self.tables;
         for mut e in self.events {
             e.points.sort_by(|a, b| a.0.edge.total_cmp(&b.0.edge));
-            let mut kept: Vec<(Point, String)> = Vec::new();
+            let mut kept: Vec<(Point, usize)> = Vec::new();
             for (p, t) in e.points {
                 match kept.last_mut() {
                     Some((k, kt)) if same_edge(k.edge, p.edge) => {
                         if (k.cum - p.cum).abs() > k.err + p.err + 1e-6 {
                             warnings.push(format!(
-                                "section {t}, event '{}': {:.1} % of waits below {} ms, but {:.1} % in section {kt} (more than rounding allows); the value with the smaller rounding error is kept",
-                                e.name, p.cum, p.edge, k.cum
+                                "section {}, event '{}': {:.1} % of waits below {} ms, but {:.1} % in section {} (more than rounding allows); the value with the smaller rounding error is kept",
+                                tables[t], e.name, p.cum, p.edge, k.cum, tables[*kt]
                             ));
                         }
                         if p.err < k.err {
@@ -325,8 +342,8 @@ impl Merge {
                 if p.cum > next {
                     if p.cum - next > p.err + next_err + 1e-6 {
                         warnings.push(format!(
-                            "section {t}, event '{}': {:.1} % of waits below {} ms is more than the {:.1} % below the next limit; lowered to it",
-                            e.name, p.cum, p.edge, next
+                            "section {}, event '{}': {:.1} % of waits below {} ms is more than the {:.1} % below the next limit; lowered to it",
+                            tables[*t], e.name, p.cum, p.edge, next
                         ));
                     }
                     p.cum = next;
