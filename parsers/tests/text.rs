@@ -18,7 +18,7 @@ mod common;
 use common::awr_corpus as corpus;
 use common::*;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
 use sizer_parsers::{detect, parse_file, Format, ParseError, Parsed};
