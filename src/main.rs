@@ -236,7 +236,12 @@ fn platform_ids(targets: &[Target]) -> Vec<String> {
 /// `--capacity`: GiB, or a number with a unit (KiB..PiB = 2^10.., KB..PB = 10^3..), in GiB.
 fn parse_capacity(s: &str) -> Result<f64, String> {
     let t = s.trim();
-    let split = t.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(t.len());
+    // The longest leading part that reads as a number (so 1e3 is a number, 2TiB is 2 + TiB).
+    let split = (1..=t.len())
+        .rev()
+        .filter(|&i| t.is_char_boundary(i))
+        .find(|&i| t[..i].trim().parse::<f64>().is_ok())
+        .unwrap_or(0);
     let (num, unit) = t.split_at(split);
     let v: f64 = num
         .trim()
@@ -546,5 +551,21 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn capacity_sizes_with_and_without_units() {
+        assert_eq!(parse_capacity("2048"), Ok(2048.0));
+        assert_eq!(parse_capacity("2TiB"), Ok(2048.0));
+        assert_eq!(parse_capacity("0.5 TiB"), Ok(512.0));
+        assert_eq!(parse_capacity("1e3"), Ok(1000.0));
+        assert_eq!(parse_capacity("1e3GiB"), Ok(1000.0));
+        let gb = parse_capacity("500GB").unwrap();
+        assert!((gb - 500e9 / 1_073_741_824.0).abs() < 1e-9);
+        assert!(parse_capacity("0").unwrap_err().contains("> 0"));
+        assert!(parse_capacity("2 furlongs")
+            .unwrap_err()
+            .contains("unknown unit \"furlongs\""));
+        assert!(parse_capacity("TiB").is_err());
     }
 }

@@ -901,7 +901,7 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     if !capacity_given {
         writeln!(
             out,
-            "Capacity was not given (`--capacity`; AWR and Statspack reports carry no datafile size): drives and volumes are the minimum for the sized IOPS and MB/s, and the cloud costs leave out the data's own capacity.\n"
+            "Capacity was not given (`--capacity`; AWR and Statspack reports carry no datafile size): drives and volumes are the minimum for the sized IOPS and MB/s, so each cloud price is that of a performance-only layout (no total is added up); give the data size for real costs.\n"
         )?;
     }
     let header_stat = format!("Required IOPS ({stat_name})");
@@ -978,11 +978,15 @@ fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         fmt_num(sum_sized, 0),
         String::new(),
     ];
+    // Without a capacity every volume is a minimum-size one: a fleet total of those prices
+    // would read as a budget, so none is printed.
     total.extend(platforms.iter().zip(&sum_cost).map(|((id, _), c)| {
         if id == "onprem" {
             String::new()
-        } else {
+        } else if capacity_given {
             fmt_num(*c, 2)
+        } else {
+            "no total: capacity not given".to_string()
         }
     }));
     total.push(String::new());

@@ -918,10 +918,16 @@ fn size_platform(
             .then(a.count.cmp(&b.count))
             .then(a.total_gib.total_cmp(&b.total_gib))
     };
-    // The winner: highest score, then by_cost; the first of equals (catalogue order).
+    // The winner: a priced option before an unpriced one (a recommendation must be costable
+    // when the platform has prices), then the highest score, then by_cost; the first of equals
+    // (catalogue order).
     let best = (0..feasible.len()).min_by(|&i, &j| {
         let (a, b) = (&feasible[i], &feasible[j]);
-        b.rule_score.cmp(&a.rule_score).then_with(|| by_cost(a, b))
+        b.monthly_cost_usd
+            .is_some()
+            .cmp(&a.monthly_cost_usd.is_some())
+            .then(b.rule_score.cmp(&a.rule_score))
+            .then_with(|| by_cost(a, b))
     });
     let mut explanation = explain(best.map(|i| &feasible[i]), &feasible, &infeasible, fired);
     let flash = rules
@@ -1024,6 +1030,24 @@ fn size_platform(
 /// Why feasible option `a` lost to `rec`.
 fn lost_because(rec: &TierOption, a: &TierOption) -> String {
     let mut parts = Vec::new();
+    if a.monthly_cost_usd.is_none() && rec.monthly_cost_usd.is_some() {
+        parts.push(format!(
+            "no list price in the catalogue, so it cannot be costed against priced tiers{}",
+            if a.rule_score > rec.rule_score {
+                format!(
+                    " (its rule score {:+} is higher: {})",
+                    a.rule_score,
+                    a.preferred_by.join(", ")
+                )
+            } else {
+                String::new()
+            }
+        ));
+        if let Some(r) = grade::risk_text(&a.latency_check) {
+            parts.push(r);
+        }
+        return parts.join("; ");
+    }
     if a.rule_score < rec.rule_score {
         let mut why = format!("rule score {:+} < {:+}", a.rule_score, rec.rule_score);
         if !rec.preferred_by.is_empty() {

@@ -1221,11 +1221,23 @@ fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, RulesError> 
         for (j, tc) in n.tier_caps.iter().enumerate() {
             c.pos(&format!("{k}.tier_caps[{j}].max_iops"), tc.max_iops)?;
             c.pos(&format!("{k}.tier_caps[{j}].max_mb_s"), tc.max_mb_s)?;
-            if !raw.tier.iter().any(|t| t.id == tc.tier) {
-                return Err(c.err(
-                    format!("{k}.tier_caps[{j}].tier"),
-                    format!("unknown tier \"{}\"", tc.tier),
-                ));
+            match raw.tier.iter().find(|t| t.id == tc.tier) {
+                None => {
+                    return Err(c.err(
+                        format!("{k}.tier_caps[{j}].tier"),
+                        format!("unknown tier \"{}\"", tc.tier),
+                    ))
+                }
+                Some(t) if t.platform != n.platform => {
+                    return Err(c.err(
+                        format!("{k}.tier_caps[{j}].tier"),
+                        format!(
+                            "tier \"{}\" is on platform \"{}\", not the instance's \"{}\"",
+                            tc.tier, t.platform, n.platform
+                        ),
+                    ))
+                }
+                Some(_) => {}
             }
         }
         for (j, t) in n.tiers_unavailable.iter().enumerate() {
@@ -1701,7 +1713,7 @@ fn plausible(c: &Check<'_>, key: &str, v: f64, max: f64) -> Result<(), RulesErro
     if v > max {
         return Err(c.err(
             key,
-            format!("{v} is implausibly large (> {max} USD per unit and month): check the unit"),
+            format!("{v:e} is implausibly large (> {max} USD per unit and month): check the unit"),
         ));
     }
     Ok(())

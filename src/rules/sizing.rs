@@ -575,6 +575,10 @@ fn configure_volume(spec: &CloudVolumeSpec, need: &VolNeed) -> Result<VolConfig,
                     }
                     let small_enough = b.below_gib.is_none_or(|g| s_b < g);
                     match burst_covers(b.credits, b.iops, baseline(s_b), need) {
+                        Ok(_) if s_b >= s_sus => notes.push(format!(
+                            "burst to {} IOPS not counted: the average load needs a baseline as large as the peak's, so the sustained size is no larger",
+                            fmt_trim(b.iops)
+                        )),
                         Ok(t) if s_b < s_sus && small_enough => {
                             binding.push(format!(
                                 "size {} GiB {t} (sustained {} IOPS would need {} GiB)",
@@ -923,7 +927,7 @@ pub(crate) fn size_cloud(
                 }
                 extra += (parts - 1.0) * rate;
                 o.notes.push(format!(
-                    "average {what} {} KiB > {} KiB IO unit: each {what} counts as {} requests",
+                    "average {what} {} KiB > {} KiB IO unit: each {what} counts as {} requests (from the average size: a mix of small and large requests counts differently, by about ±20 %)",
                     fmt_num(a, 1),
                     fmt_trim(unit),
                     fmt_trim(parts)

@@ -252,6 +252,38 @@ fn temp_rules_dir(tag: &str, tiers: &str, sizing: &str) -> std::path::PathBuf {
 }
 
 #[test]
+fn spinning_drives_are_not_preferred_when_small_reads_are_flash_class() {
+    // The same DRAM-served workload, but today's single-block reads take 0.5 ms: 15K drives
+    // (about 6 ms) would slow every read miss, so the HDD preference does not fire.
+    let mut d = sample();
+    d.single_block_read_ms = Some(0.5);
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    assert!(fired(&r, "high-cache-hit-flash-adds-little").is_none());
+    let nf = r
+        .not_fired
+        .iter()
+        .find(|n| n.id == "high-cache-hit-flash-adds-little")
+        .unwrap();
+    assert_eq!(nf.reason, "single_block_read_ms = 0.50 is not >= 2");
+}
+
+#[test]
+fn instance_tier_caps_must_name_a_tier_of_its_platform() {
+    let tiers = BUILTIN_TIERS_TOML.replacen(
+        "tier_caps = [{ tier = \"gcp.pd-balanced\", max_iops = 20000, max_mb_s = 1258.29 }]",
+        "tier_caps = [{ tier = \"aws.gp3\", max_iops = 20000, max_mb_s = 1258.29 }]",
+        1,
+    );
+    assert_ne!(tiers, BUILTIN_TIERS_TOML);
+    let err = RuleSet::from_toml_strs(&tiers, "t.toml", BUILTIN_SIZING_TOML, "s").unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("tier \"aws.gp3\" is on platform \"aws\", not the instance's \"gcp\""),
+        "{err}"
+    );
+}
+
+#[test]
 fn load_dir_reads_a_copy_of_the_builtin_files() {
     let dir = temp_rules_dir("ok", BUILTIN_TIERS_TOML, BUILTIN_SIZING_TOML);
     let r = RuleSet::load_dir(&dir).unwrap();
@@ -889,7 +921,7 @@ fn unknown_metrics_are_reported_as_not_evaluated() {
     let hc = ne("high-cache-hit-flash-adds-little").expect("not evaluated");
     assert_eq!(
         hc.reason,
-        "cache_hit_pct unknown, direct_read_share unknown"
+        "cache_hit_pct unknown, direct_read_share unknown, single_block_read_ms unknown"
     );
     let fl = ne("flash-for-small-random-read-misses").expect("not evaluated");
     assert_eq!(

@@ -356,6 +356,39 @@ fn gcp_persistent_disk_is_per_vm_and_instance_caps_apply() {
 }
 
 #[test]
+fn an_unpriced_tier_never_wins_over_priced_ones() {
+    // An IO-heavy load at flash-class read latency: the sub-ms rule prefers Hyperdisk Balanced
+    // and Extreme (+2). On an n2-standard-16 Hyperdisk Extreme cannot attach, and Hyperdisk
+    // Balanced has no price in the catalogue, so a priced tier wins and the unpriced one says why.
+    let d = Demand {
+        single_block_read_ms: Some(0.5),
+        ..load(9000.0, 0.8, 8.0)
+    };
+    let opts = Options {
+        instance: Some("n2-standard-16".into()),
+        ..only("gcp")
+    };
+    let r = recommend(&builtin(), &d, &opts);
+    assert!(r
+        .fired_rules
+        .iter()
+        .any(|f| f.id == "sub-ms-for-low-read-latency"));
+    let rec = recommended(&r, "gcp");
+    assert!(rec.monthly_cost_usd.is_some(), "{}", rec.tier_id);
+    let hb = option(&r, "gcp.hyperdisk-balanced");
+    assert!(hb.feasible);
+    assert_eq!(hb.rule_score, 2);
+    assert!(
+        hb.lost_because
+            .as_deref()
+            .unwrap()
+            .starts_with("no list price in the catalogue, so it cannot be costed against priced tiers (its rule score +2 is higher: sub-ms-for-low-read-latency)"),
+        "{:?}",
+        hb.lost_because
+    );
+}
+
+#[test]
 fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     // 30,000 IOPS at 16 KiB = 491.52 MB/s: an r5.4xlarge (18,750 IOPS) cannot drive it; of the
     // catalogued AWS types, m5.8xlarge (exactly 30,000), m6i.16xlarge and r5b.24xlarge can.
