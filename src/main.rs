@@ -120,7 +120,7 @@ struct AnalyzeArgs {
     /// (`500GiB`, `2TiB`, `800GB`, `1.5TB`; GB/TB are 10^9/10^12 bytes). AWR and Statspack
     /// reports carry no datafile size, so without it drives and volumes are sized for IOPS and
     /// throughput only.
-    #[arg(long, visible_alias = "capacity-gib", value_name = "SIZE", value_parser = parse_capacity)]
+    #[arg(long, visible_alias = "capacity-gib", value_name = "SIZE", value_parser = parse_capacity, allow_negative_numbers = true)]
     capacity: Option<f64>,
 
     /// Where to look: aws, azure, gcp, onprem or all (repeatable or comma-separated) [default:

@@ -530,6 +530,9 @@ fn zero_capacity_is_a_usage_error() {
     let o = sizer(&["analyze", "--capacity-gib", "0", GOOD_19C]);
     assert_exit(&o, 2);
     assert!(stderr(&o).contains("must be a size > 0"), "{}", stderr(&o));
+    let o = sizer(&["analyze", "--capacity", "-5", GOOD_19C]);
+    assert_exit(&o, 2);
+    assert!(stderr(&o).contains("must be a size > 0"), "{}", stderr(&o));
     let o = sizer(&["analyze", "--capacity", "2 furlongs", GOOD_19C]);
     assert_exit(&o, 2);
     assert!(
