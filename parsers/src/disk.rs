@@ -693,6 +693,23 @@ pub fn classify(name: &str, group: bool) -> DeviceRole {
     if n.contains('-') && !n.starts_with("hdisk") {
         return DeviceRole::Mapper;
     }
+    // Solaris NFS mounts (`nfs1`) carry network IO, not disk IO; `sol:vold(pid1533)` is the
+    // volume-management daemon's pseudo device.
+    if let Some(rest) = n.strip_prefix("nfs") {
+        if !rest.is_empty() && rest.chars().all(|c| c.is_ascii_digit()) {
+            return DeviceRole::Virtual;
+        }
+    }
+    if n.contains(':') {
+        return DeviceRole::Virtual;
+    }
+    // illumos `iostat -x` prints each ZFS pool (`zones`, `rpool`) as a row of its own: a name
+    // with no digit that no rule above recognised is taken for such an aggregate of the disks
+    // listed with it, like an `iostat -g` group (every disk name of the formats read carries a
+    // number, except Linux `sda`-style names, recognised above).
+    if !n.is_empty() && !n.chars().any(|c| c.is_ascii_digit()) {
+        return DeviceRole::Group;
+    }
     DeviceRole::Disk
 }
 
@@ -1073,6 +1090,10 @@ mod tests {
             ("ramdisk1", DeviceRole::Virtual),
             ("lofi1", DeviceRole::Virtual),
             ("d15", DeviceRole::Mapper),
+            ("nfs49", DeviceRole::Virtual),
+            ("sol:vold(pid1533)", DeviceRole::Virtual),
+            ("zones", DeviceRole::Group),
+            ("rpool", DeviceRole::Group),
         ] {
             assert_eq!(classify(n, false), r, "{n}");
         }
