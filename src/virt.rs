@@ -791,14 +791,32 @@ fn one(
             _ => None,
         };
         let r6 = |v: f64| (v * 1e6).round() / 1e6;
+        // When the sample closest to the sizing figure has no reads (or writes), the request size
+        // comes from the averages over all samples: MB/s (10^6 B) ÷ IOPS.
+        let avg_kib = |mb: &str, iops: &str| {
+            let st = |m: &str| {
+                front
+                    .as_ref()
+                    .and_then(|(s, _)| s.statistics.get(m))
+                    .and_then(|s| s.avg)
+            };
+            match (st(mb), st(iops)) {
+                (Some(b), Some(n)) if n > 0.0 && b > 0.0 => Some(b * 1e6 / n / 1024.0),
+                _ => None,
+            }
+        };
         demand = Demand {
             required_iops: r6(target),
             read_iops: r6(r),
             write_iops: r6(w),
             read_mb_s: r6(rm),
             write_mb_s: r6(wm),
-            avg_read_kib: kib(crb, g(Measure::ReadIops)).map(r6),
-            avg_write_kib: kib(cwb, g(Measure::WriteIops)).map(r6),
+            avg_read_kib: kib(crb, g(Measure::ReadIops))
+                .or_else(|| avg_kib("read_mb_s", "read_iops"))
+                .map(r6),
+            avg_write_kib: kib(cwb, g(Measure::WriteIops))
+                .or_else(|| avg_kib("write_mb_s", "write_iops"))
+                .map(r6),
             capacity_gib: settings.capacity_gib,
             ..Demand::default()
         };

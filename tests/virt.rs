@@ -88,6 +88,17 @@ fn esxtop_front_end_back_end_and_amplification() {
     assert!(v["closest_policy"].is_null());
     assert_eq!(v["policy"]["choice"], "raid1-ftt1");
     assert!(v["recommendation"].is_object());
+    // The sample closest to the sizing figure has no reads: the read size comes from the
+    // averages over both samples, 0.16777216 MB/s ÷ 2.01 IOPS = 81.5 KiB, so the front end's
+    // 0.55 ms read latency is graded as a large read.
+    close(
+        &v["demand"]["avg_read_kib"],
+        0.16777216e6 / 2.01 / 1024.0,
+        1e-3,
+    );
+    let card = &v["recommendation"]["report_card"]["tests"];
+    assert_eq!(card[1]["test"], "sequential_read");
+    close(&card[1]["measured_ms"], 0.55, 1e-6);
 }
 
 /// HCIBench results (7 runs of the curve test): each run is one sample, not summed.
