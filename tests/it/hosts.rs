@@ -3,11 +3,9 @@
 //! from the corpus files (`../shared/corpus`, skipped with a message when absent) and the
 //! project's fixtures.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{root, sizer};
+use crate::common::{root, sizer};
 
 use serde_json::Value;
 
@@ -16,10 +14,7 @@ fn corpus(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!(
-            "SKIP: {} not found (the shared corpus is expected at ../shared/corpus)",
-            p.display()
-        );
+        crate::common::corpus_absent(&p);
         None
     }
 }

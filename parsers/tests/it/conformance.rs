@@ -54,7 +54,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 fn every_sysstat_test_output_parses_or_says_why_not() {
     let dir = shared("sysstat-tests/tests");
     if !dir.exists() {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         return;
     }
     let mut with_devices = 0;
@@ -97,7 +97,7 @@ fn every_sysstat_test_output_parses_or_says_why_not() {
 fn every_corpus_os_log_parses() {
     let dir = shared("iostat");
     if !dir.exists() {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         return;
     }
     let mut formats = Vec::new();

@@ -26,7 +26,7 @@ fn fixture(rel: &str) -> PathBuf {
 fn corpus(rel: &str) -> Option<IostatLog> {
     let p = shared(rel);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     let bytes = std::fs::read(&p).unwrap();
@@ -565,7 +565,7 @@ fn corpus_iostat_files() -> Option<Vec<PathBuf>> {
     for (dir, keep) in [(SYSSTAT, sysstat), (IOSTAT, iostat)] {
         let d = shared(dir);
         let Ok(entries) = std::fs::read_dir(&d) else {
-            println!("SKIPPED: corpus not found ({})", d.display());
+            crate::common::corpus_absent(&d);
             return None;
         };
         for e in entries {
@@ -812,7 +812,7 @@ fn pretty_split_tables_merge_without_values_too() {
     // expected.iostat-x-pretty: sdq over 4 tables, merged into one sample.
     let p = shared(&format!("{SYSSTAT}expected.iostat-x-pretty"));
     let Ok(text) = std::fs::read_to_string(&p) else {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return;
     };
     let lean = parse_with(&text, no_values()).unwrap();

@@ -18,7 +18,7 @@ fn corpus_awr() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("SKIPPED: corpus not found at {}", dir.display());
+        crate::common::corpus_absent(&dir);
         None
     }
 }

@@ -3,8 +3,7 @@
 //! Every expected value below is written in the fixture's own header comment, so it can be checked
 //! by hand: 19c = 3,600 s and 180,000 transactions; 11.2.0.3 = 1,800 s and 54,000 transactions.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use chrono::NaiveDateTime;
 use proptest::prelude::*;

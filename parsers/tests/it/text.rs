@@ -13,10 +13,8 @@
 //! field (header, snapshots, Totals, Load Profile, IO Profile, efficiency, wait events, IOStat
 //! data and times) is printed alike in both and compared exactly.
 
-mod common;
-
-use common::awr_corpus as corpus;
-use common::*;
+use crate::common::awr_corpus as corpus;
+use crate::common::*;
 
 use std::path::Path;
 

@@ -3,8 +3,7 @@
 //! shared corpus (`../shared/corpus/awr/theyanvictor-igt-11.2.0.4-statspack.txt`, skipped when
 //! absent). The corpus figures below were read by hand from the file; each cites its line.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 
@@ -156,7 +155,7 @@ fn corpus() -> Option<PathBuf> {
     if dir.join(FILE).is_file() {
         Some(dir)
     } else {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         None
     }
 }

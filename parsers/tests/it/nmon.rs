@@ -31,7 +31,7 @@ fn fix(rel: &str) -> String {
 fn corpus() -> Option<DeviceLog> {
     let p = shared(CORPUS);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     let text = std::fs::read_to_string(&p).unwrap();

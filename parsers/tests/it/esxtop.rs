@@ -39,7 +39,7 @@ fn fix(rel: &str) -> EntityLog {
 fn corpus() -> Option<EntityLog> {
     let p = shared(CORPUS);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     let bytes = std::fs::read(&p).unwrap();
@@ -446,7 +446,7 @@ fn other_formats_are_not_claimed() {
 fn corpus_conformance() {
     let dir = shared("");
     if !dir.exists() {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         return;
     }
     // Every esxtop file of the corpus (one so far).

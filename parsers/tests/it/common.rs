@@ -44,7 +44,21 @@ pub fn awr_corpus() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         None
     }
+}
+
+/// Says that a corpus file or folder is absent: under CI (`CI` set) that is a failure, since CI
+/// runs with `../shared` beside the clone; elsewhere the calling test prints SKIPPED and returns.
+///
+/// # Panics
+/// When `CI` is set.
+pub fn corpus_absent(p: &std::path::Path) {
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI is set but the corpus is missing: {} (CI runs with ../shared beside the clone)",
+        p.display()
+    );
+    crate::common::corpus_absent(&p);
 }

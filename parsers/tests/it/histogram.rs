@@ -8,10 +8,8 @@
 //! each table's cells summed left to right. Edges are in ms (`us` = 0.001 ms, `s` = 1024 ms as the
 //! reports' legends say).
 
-mod common;
-
-use common::awr_corpus as corpus;
-use common::*;
+use crate::common::awr_corpus as corpus;
+use crate::common::*;
 
 use std::path::{Path, PathBuf};
 

@@ -28,7 +28,7 @@ fn fixture(rel: &str) -> PathBuf {
 fn corpus_text(rel: &str) -> Option<String> {
     let p = shared(rel);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     Some(String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned())

@@ -29,7 +29,7 @@ fn fixture(rel: &str) -> PathBuf {
 fn corpus(rel: &str) -> Option<String> {
     let p = shared(rel);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     Some(std::fs::read_to_string(&p).unwrap())
@@ -493,7 +493,7 @@ proptest! {
 fn detectors_over_the_whole_corpus() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
     if !root.exists() {
-        println!("SKIPPED: corpus not found ({})", root.display());
+        crate::common::corpus_absent(&root);
         return;
     }
     let mut n = 0;

@@ -27,7 +27,7 @@ fn fixture(rel: &str) -> PathBuf {
 fn corpus_bytes(rel: &str) -> Option<Vec<u8>> {
     let p = shared(rel);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     Some(std::fs::read(&p).unwrap())
@@ -507,7 +507,7 @@ fn every_corpus_sar_text_file() {
 fn looks_like_refuses_other_formats() {
     let dir = shared(SYSSTAT);
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         return;
     };
     let mut refused = 0;

@@ -15,10 +15,7 @@ fn corpus_awr() -> Option<PathBuf> {
     if dir.join("EXPECTED.jsonl").is_file() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIPPED: corpus not found at {} (clone with ../shared beside the project to run these checks)",
-            dir.display()
-        );
+        crate::common::corpus_absent(&dir);
         None
     }
 }

@@ -1,12 +1,10 @@
 //! `sizer tiers`, `--target`, `--instance`, `--capacity` and `--rules FILE` end to end, and the
 //! per-target answer on every AWR and Statspack report of the shared corpus.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Output;
 
-use common::{root, sizer, stdout};
+use crate::common::{root, sizer, stdout};
 
 use serde_json::Value;
 
@@ -174,10 +172,7 @@ fn rules_file_replaces_the_catalogue() {
 fn corpus_reports() -> Option<Vec<PathBuf>> {
     let dir = root().join("../shared/corpus/awr");
     if !dir.is_dir() {
-        eprintln!(
-            "SKIPPED: corpus not found at {} (clone with ../shared beside the project to run these checks)",
-            dir.display()
-        );
+        crate::common::corpus_absent(&dir);
         return None;
     }
     let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -319,7 +314,7 @@ fn check_targets(what: &str, rec: &Value) {
 fn every_corpus_host_and_cluster_gets_an_answer_per_target() {
     let base = root().join("../shared/corpus");
     if !base.join("iostat").is_dir() {
-        eprintln!("SKIPPED: corpus not found at {}", base.display());
+        crate::common::corpus_absent(&base);
         return;
     }
     let mut sized = 0;

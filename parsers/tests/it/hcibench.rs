@@ -42,7 +42,7 @@ fn fix(rel: &str) -> EntityLog {
 fn corpus_blocks() -> Option<Vec<(String, String)>> {
     let p = shared(CORPUS);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return None;
     }
     let md = std::fs::read_to_string(&p).unwrap();
@@ -171,7 +171,7 @@ fn corpus_document_as_a_whole() {
     // fences are counted as skipped, never mistaken for values.
     let p = shared(CORPUS);
     if !p.exists() {
-        println!("SKIPPED: corpus not found ({})", p.display());
+        crate::common::corpus_absent(&p);
         return;
     }
     let md = std::fs::read_to_string(&p).unwrap();
@@ -331,7 +331,7 @@ fn crlf_and_bom() {
 fn corpus_conformance() {
     let dir = shared("");
     if !dir.exists() {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         return;
     }
     assert!(looks_like(

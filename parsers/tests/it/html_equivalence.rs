@@ -332,7 +332,7 @@ fn compare_dir(dir: &Path) -> usize {
 fn corpus_reports_parse_identically() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/awr");
     if !dir.is_dir() {
-        println!("SKIPPED: corpus not found ({})", dir.display());
+        crate::common::corpus_absent(&dir);
         return;
     }
     let n = compare_dir(&dir);

@@ -16,10 +16,7 @@ fn corpus(rel: &str) -> Option<PathBuf> {
     if p.exists() {
         Some(p)
     } else {
-        eprintln!(
-            "SKIP: {} not found (the shared corpus is expected at ../shared/corpus)",
-            p.display()
-        );
+        crate::common::corpus_absent(&p);
         None
     }
 }

@@ -4,12 +4,10 @@
 //! paths it prints are stable. Expected figures are the hand-computed ones written at the top of
 //! each fixture.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::{root, sizer, stderr, stdout};
+use crate::common::{root, sizer, stderr, stdout};
 
 use serde_json::Value;
 

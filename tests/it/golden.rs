@@ -11,16 +11,13 @@
 //! The corpus lives beside the project. When it is absent the corpus runs are skipped with a
 //! message, unless `CI` is set, when that is a failure.
 
-
-mod common;
-
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use common::root;
+use crate::common::root;
 
 /// One run of the binary: its arguments (relative to the crate root) and the golden file name.
 struct Case {
@@ -57,7 +54,9 @@ fn golden_name(input: &str, variant: &str) -> PathBuf {
         .trim_start_matches("../shared/")
         .trim_end_matches('/')
         .replace('/', "__");
-    root().join("tests/golden").join(format!("{stem}.{variant}"))
+    root()
+        .join("tests/golden")
+        .join(format!("{stem}.{variant}"))
 }
 
 fn cases(corpus: bool) -> Vec<Case> {
@@ -72,7 +71,12 @@ fn cases(corpus: bool) -> Vec<Case> {
             golden: golden_name(f, "md"),
         });
         cases.push(Case {
-            args: vec!["analyze".into(), "--format".into(), "json".into(), f.clone()],
+            args: vec![
+                "analyze".into(),
+                "--format".into(),
+                "json".into(),
+                f.clone(),
+            ],
             golden: golden_name(f, "json"),
         });
     }
@@ -105,7 +109,11 @@ fn cases(corpus: bool) -> Vec<Case> {
     if corpus {
         batches.extend([
             ("../shared/corpus/awr", vec![], "batch.md"),
-            ("../shared/corpus/awr", vec!["--format", "json"], "batch.json"),
+            (
+                "../shared/corpus/awr",
+                vec!["--format", "json"],
+                "batch.json",
+            ),
             ("../shared/corpus", vec![], "batch.md"),
             ("../shared/corpus", vec!["--format", "json"], "batch.json"),
             (
@@ -225,8 +233,7 @@ fn same_output(old: &str, new: &str) -> bool {
     let (b, tb) = numbers_and_text(new);
     ta == tb
         && a.len() == b.len()
-        && a
-            .iter()
+        && a.iter()
             .zip(&b)
             .all(|(x, y)| x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()))
 }
@@ -318,7 +325,10 @@ fn golden_outputs() {
         cases.iter().map(|c| c.golden.as_path()).collect();
     let mut stale = Vec::new();
     if corpus {
-        for entry in std::fs::read_dir(root().join("tests/golden")).unwrap().flatten() {
+        for entry in std::fs::read_dir(root().join("tests/golden"))
+            .unwrap()
+            .flatten()
+        {
             let p = entry.path();
             if p.extension().is_some_and(|e| e == "new") {
                 continue;

@@ -1,0 +1,19 @@
+//! The integration tests, one binary (each module was a test crate of its own).
+
+mod common;
+mod conformance;
+mod esxtop;
+mod fixtures;
+mod hcibench;
+mod histogram;
+mod html_equivalence;
+mod iostat;
+mod iostat_json;
+mod nmon;
+mod oswatcher;
+mod sadf;
+mod sar;
+mod statspack;
+mod text;
+mod unix_iostat;
+mod vsan;

@@ -1,0 +1,11 @@
+//! The integration tests, one binary (each module was a test crate of its own).
+
+mod batch;
+mod cli;
+mod common;
+mod corpus;
+mod golden;
+mod hosts;
+mod snapshots;
+mod tiers;
+mod virt;
