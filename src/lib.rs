@@ -13,11 +13,19 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod error;
 pub mod export;
+pub mod figures;
 pub mod hosts;
+pub mod ingest;
 pub mod metrics;
 pub mod model;
 pub mod output;
+pub mod pipeline;
 pub mod report;
 pub mod rules;
+pub mod settings;
+pub mod sizing;
+pub mod subject;
 pub mod virt;
+pub mod warning;

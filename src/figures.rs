@@ -1,0 +1,96 @@
+//! OS disk-log figures.
+
+use sizer_parsers::disk::Normalised;
+
+/// Figures of a device or host, in the order shown.
+pub const FIGURES: [(&str, &str); 13] = [
+    ("total_iops", "IOPS"),
+    ("read_iops", "IOPS"),
+    ("write_iops", "IOPS"),
+    ("total_mb_s", "MB/s"),
+    ("read_mb_s", "MB/s"),
+    ("write_mb_s", "MB/s"),
+    ("avg_io_kib", "KiB"),
+    ("r_await_ms", "ms"),
+    ("w_await_ms", "ms"),
+    ("await_ms", "ms"),
+    ("queue_depth", "requests"),
+    ("util_pct", "%"),
+    ("svctm_ms", "ms"),
+];
+
+pub(crate) const NF: usize = FIGURES.len();
+
+// Indexes into FIGURES.
+pub(crate) const TOTAL_IOPS: usize = 0;
+
+pub(crate) const READ_IOPS: usize = 1;
+
+pub(crate) const WRITE_IOPS: usize = 2;
+
+pub(crate) const TOTAL_MB: usize = 3;
+
+pub(crate) const READ_MB: usize = 4;
+
+pub(crate) const WRITE_MB: usize = 5;
+
+pub(crate) const AVG_IO_KIB: usize = 6;
+
+pub(crate) const R_AWAIT: usize = 7;
+
+pub(crate) const W_AWAIT: usize = 8;
+
+pub(crate) const AWAIT: usize = 9;
+
+pub(crate) const QUEUE: usize = 10;
+
+/// Host figures: everything but `%util` and `svctm`.
+pub(crate) const HOST_FIGURES: usize = 11;
+
+/// Figures summed over devices for the host total.
+pub(crate) const SUMMED: [usize; 7] = [
+    TOTAL_IOPS, READ_IOPS, WRITE_IOPS, TOTAL_MB, READ_MB, WRITE_MB, QUEUE,
+];
+
+/// (requests, latency) pairs weighted by requests for the host total.
+pub(crate) const WEIGHTED: [(usize, usize); 3] = [
+    (READ_IOPS, R_AWAIT),
+    (WRITE_IOPS, W_AWAIT),
+    (TOTAL_IOPS, AWAIT),
+];
+
+/// Figures kept per device sample (indexes into [`FIGURES`]) for percentiles.
+pub(crate) const KEPT: [usize; 6] = [TOTAL_IOPS, TOTAL_MB, R_AWAIT, W_AWAIT, AWAIT, QUEUE];
+
+/// Host figures of one interval, in [`FIGURES`] order up to `queue_depth` (`%util` and `svctm`
+/// are per device only); `None` = unknown.
+pub type HostFigures = [Option<f64>; HOST_FIGURES];
+
+pub(crate) fn figures_of(n: &Normalised) -> [Option<f64>; NF] {
+    let total_bytes = match (n.read_bytes_per_s, n.write_bytes_per_s) {
+        (Some(r), Some(w)) => Some(r + w + n.discard_bytes_per_s.unwrap_or(0.0)),
+        _ => n.total_bytes_per_s,
+    };
+    let avg_io_kib =
+        n.avg_request_bytes
+            .map(|b| b / 1024.0)
+            .or(match (total_bytes, n.total_iops) {
+                (Some(b), Some(i)) if i > 0.0 => Some(b / i / 1024.0),
+                _ => None,
+            });
+    [
+        n.total_iops,
+        n.read_iops,
+        n.write_iops,
+        total_bytes.map(|b| b / 1e6),
+        n.read_bytes_per_s.map(|b| b / 1e6),
+        n.write_bytes_per_s.map(|b| b / 1e6),
+        avg_io_kib,
+        n.read_await_ms,
+        n.write_await_ms,
+        n.await_ms,
+        n.queue_depth,
+        n.util_pct,
+        n.service_ms,
+    ]
+}

@@ -1,0 +1,536 @@
+//! Ingest.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+use sizer_parsers::disk::{self, classify, DeviceReport, DeviceRole, Skip, SystemHeader};
+use sizer_parsers::{ParseError, Parsed};
+use std::path::Path;
+
+use crate::model::PolarsError;
+use crate::subject::awr::{reduce, Raw};
+use crate::subject::cluster::VirtSource;
+
+use crate::figures::*;
+use crate::settings::{DeviceSelection, DeviceSettings};
+
+/// What a parser thread hands back: an AWR/Statspack report reduced to its rows, or an OS disk
+/// log reduced to its host series.
+pub enum Read {
+    /// An AWR or Statspack report, reduced to its model rows and a summary.
+    Awr(Box<Raw>),
+    /// An OS disk log, reduced to its host series and device samples.
+    Host(Box<HostSource>),
+    /// A vSAN, esxtop or HCIBench export.
+    Virt(Box<VirtSource>),
+}
+
+/// Why a file gave no report (its message is the one printed).
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The parser's error (not a report, a broken report, an unreadable file).
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// A report's rows could not become its frame of the model.
+    #[error("building the model: {0}")]
+    Model(#[from] PolarsError),
+}
+
+impl ReadError {
+    /// A report that is truncated or lacks a section it needs (or whose model cannot be built)
+    /// is a broken report, a failure wherever it was found; anything else is not a report (a
+    /// file found in a directory is then skipped).
+    pub fn is_broken_report(&self) -> bool {
+        matches!(
+            self,
+            ReadError::Parse(ParseError::Truncated { .. } | ParseError::Section { .. })
+                | ReadError::Model(_)
+        )
+    }
+}
+
+/// Reads one file, detecting its format from its content. Linux iostat text is read as a stream
+/// (any size, gzip'd or not): its reports go into the host series one at a time; every other
+/// format is parsed whole and reduced at once, so the parsed form is dropped right away.
+///
+/// # Errors
+/// The parser's [`ParseError`] (the file is not a report, is broken, or cannot be read).
+pub fn read_input(path: &Path, settings: &DeviceSettings) -> Result<Read, ParseError> {
+    let file = path.display().to_string();
+    let streamed = match sizer_parsers::input::peek_text(path, 64 * 1024) {
+        Ok(head) => matches!(
+            sizer_parsers::detect(&head),
+            Ok(sizer_parsers::Format::IostatText)
+        ),
+        Err(_) => false,
+    };
+    if streamed {
+        return ingest_iostat_stream(&file, path, settings).map(|h| Read::Host(Box::new(h)));
+    }
+    Ok(match sizer_parsers::parse_file(path)? {
+        Parsed::Awr(report) => Read::Awr(Box::new(reduce(file, *report))),
+        Parsed::Entities(log) => Read::Virt(Box::new(VirtSource { file, log: *log })),
+        Parsed::Devices(log) => Read::Host(Box::new(ingest_log(&file, &log, settings))),
+    })
+}
+
+/// A column of `f32` grown in fixed chunks: no doubling of capacity (a `Vec` that grows by
+/// doubling can hold twice its length), so memory is 4 bytes per value plus one chunk.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Col {
+    pub(crate) chunks: Vec<Vec<f32>>,
+}
+
+impl Col {
+    const CHUNK: usize = 4096;
+
+    pub(crate) fn push(&mut self, v: f32) {
+        match self.chunks.last_mut() {
+            Some(c) if c.len() < Self::CHUNK => c.push(v),
+            _ => {
+                let mut c = Vec::with_capacity(Self::CHUNK);
+                c.push(v);
+                self.chunks.push(c);
+            }
+        }
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = f32> + '_ {
+        self.chunks.iter().flat_map(|c| c.iter().copied())
+    }
+}
+
+/// One device's samples from one source.
+#[derive(Debug, Clone)]
+pub(crate) struct DevSeries {
+    pub(crate) name: String,
+    pub(crate) role: DeviceRole,
+    pub(crate) included: bool,
+    /// Samples (interval reports) pushed.
+    pub(crate) samples: usize,
+    /// Kept figures ([`KEPT`]); `None` until a value appears; NaN = unknown.
+    pub(crate) kept: [Option<Col>; KEPT.len()],
+    pub(crate) sum: [f64; NF],
+    /// Weights of `sum` (1 per sample, or the requests behind a ratio).
+    pub(crate) wsum: [f64; NF],
+    pub(crate) n: [u32; NF],
+    pub(crate) max: [Option<(f64, u32)>; NF],
+    /// Samples of since-boot reports (used only when a log has no interval report).
+    pub(crate) boot: Vec<(u32, [Option<f64>; NF])>,
+}
+
+impl DevSeries {
+    pub(crate) fn new(name: &str, role: DeviceRole, included: bool) -> Self {
+        DevSeries {
+            name: name.to_string(),
+            role,
+            included,
+            samples: 0,
+            kept: Default::default(),
+            sum: [0.0; NF],
+            wsum: [0.0; NF],
+            n: [0; NF],
+            max: [None; NF],
+            boot: Vec::new(),
+        }
+    }
+
+    /// A series of the since-boot samples only.
+    pub(crate) fn boot_series(&self) -> DevSeries {
+        let mut d = DevSeries::new(&self.name, self.role, self.included);
+        for (r, f) in &self.boot {
+            d.push(*r, f);
+        }
+        d
+    }
+
+    pub(crate) fn push(&mut self, report: u32, f: &[Option<f64>; NF]) {
+        let k = self.samples;
+        self.samples += 1;
+        for (slot, &fi) in KEPT.iter().enumerate() {
+            match (f[fi], &mut self.kept[slot]) {
+                (Some(v), Some(col)) => col.push(v as f32),
+                (Some(v), none @ None) => {
+                    let mut col = Col::default();
+                    for _ in 0..k {
+                        col.push(f32::NAN);
+                    }
+                    col.push(v as f32);
+                    *none = Some(col);
+                }
+                (None, Some(col)) => col.push(f32::NAN),
+                (None, None) => {}
+            }
+        }
+        for (i, v) in f.iter().enumerate() {
+            if let Some(v) = *v {
+                // Ratios (latency, IO size) are weighted by the requests behind them, so an idle
+                // sample's 0.00 ms does not pull the average down.
+                let w = match i {
+                    R_AWAIT => f[READ_IOPS],
+                    W_AWAIT => f[WRITE_IOPS],
+                    AWAIT | AVG_IO_KIB => f[TOTAL_IOPS],
+                    _ => Some(1.0),
+                }
+                .unwrap_or(1.0);
+                self.sum[i] += v * w;
+                self.wsum[i] += w;
+                self.n[i] += 1;
+                if self.max[i].is_none_or(|(m, _)| v > m) {
+                    self.max[i] = Some((v, report));
+                }
+            }
+        }
+    }
+}
+
+/// Host totals of one report.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct HostRow {
+    pub(crate) v: HostFigures,
+    pub(crate) devices: u32,
+}
+
+/// Per report: what the time resolution and the series need.
+#[derive(Debug, Clone)]
+pub(crate) struct Meta {
+    pub(crate) timestamp: Option<String>,
+    pub(crate) time: Option<NaiveDateTime>,
+    pub(crate) utc: bool,
+    pub(crate) interval_s: Option<f64>,
+    pub(crate) since_boot: bool,
+    pub(crate) summary: bool,
+    pub(crate) line: usize,
+}
+
+/// One OS disk log reduced to its host series and device samples.
+#[derive(Debug, Clone)]
+pub struct HostSource {
+    /// Path as given.
+    pub file: String,
+    /// Format id (`iostat_text`, `sar_text`, …).
+    pub format: String,
+    /// The banner.
+    pub header: Option<SystemHeader>,
+    pub(crate) metas: Vec<Meta>,
+    pub(crate) rows: Vec<HostRow>,
+    /// Totals over device-mapper and md devices, kept when the default selection finds no whole
+    /// disk (empty otherwise).
+    pub(crate) alt_rows: Vec<HostRow>,
+    /// Some read/write splits came from `sar -b`.
+    pub(crate) split_from_sar_b: bool,
+    /// `sar -b` totals per report (empty without `sar -b`).
+    pub(crate) b_rows: Vec<HostRow>,
+    /// Intervals whose devices' tps did not match `sar -b` (its split was not used there).
+    pub(crate) sar_b_mismatch: usize,
+    pub(crate) devices: Vec<DevSeries>,
+    /// Parser warnings.
+    pub warnings: Vec<String>,
+    /// Lines the parser left out.
+    pub skipped: Vec<Skip>,
+}
+
+/// Builds a [`HostSource`] one report at a time (a streaming parser calls [`Ingest::push`] as
+/// each report completes).
+pub struct Ingest<'a> {
+    pub(crate) src: HostSource,
+    pub(crate) index: HashMap<(String, bool), usize>,
+    pub(crate) selection: &'a DeviceSelection,
+    /// `sar -b` samples (a host-wide read/write split) by report.
+    pub(crate) sar_b: HashMap<usize, [Option<f64>; NF]>,
+    /// A device-mapper or md device was seen (see [`HostSource`]'s `alt_rows`).
+    pub(crate) has_alt: bool,
+    /// A selected device has been seen: the fallback totals are not kept.
+    pub(crate) seen_disk: bool,
+}
+
+impl<'a> Ingest<'a> {
+    /// Starts a source.
+    pub fn new(file: &str, format: &str, selection: &'a DeviceSelection) -> Self {
+        Ingest {
+            src: HostSource {
+                file: file.to_string(),
+                format: format.to_string(),
+                header: None,
+                metas: Vec::new(),
+                rows: Vec::new(),
+                alt_rows: Vec::new(),
+                split_from_sar_b: false,
+                b_rows: Vec::new(),
+                sar_b_mismatch: 0,
+                devices: Vec::new(),
+                warnings: Vec::new(),
+                skipped: Vec::new(),
+            },
+            index: HashMap::new(),
+            selection,
+            sar_b: HashMap::new(),
+            has_alt: false,
+            seen_disk: false,
+        }
+    }
+
+    /// Sets the banner.
+    pub fn header(&mut self, h: Option<SystemHeader>) {
+        self.src.header = h;
+    }
+
+    /// Adds one report.
+    pub fn push(&mut self, r: &DeviceReport) {
+        let ri = self.src.metas.len() as u32;
+        self.src.metas.push(Meta {
+            timestamp: r.timestamp.clone(),
+            time: r.time,
+            utc: r.utc,
+            interval_s: r.interval_s,
+            since_boot: r.since_boot,
+            summary: r.summary,
+            line: r.line,
+        });
+        let mut sar_b = None;
+        let mut main: Vec<[Option<f64>; NF]> = Vec::new();
+        let mut alt: Vec<[Option<f64>; NF]> = Vec::new();
+        for d in &r.devices {
+            if d.group && d.device == "sar -b" {
+                sar_b = Some(figures_of(&d.normalised));
+                continue;
+            }
+            let role = classify(&d.device, d.group);
+            let key = (d.device.clone(), d.group);
+            let idx = match self.index.get(&key) {
+                Some(&i) => i,
+                None => {
+                    let inc = self.selection.includes(&d.device, role) && !d.group;
+                    self.src.devices.push(DevSeries::new(&d.device, role, inc));
+                    self.index.insert(key, self.src.devices.len() - 1);
+                    self.src.devices.len() - 1
+                }
+            };
+            let f = figures_of(&d.normalised);
+            if r.since_boot {
+                self.src.devices[idx].boot.push((ri, f));
+            } else if !r.summary {
+                self.src.devices[idx].push(ri, &f);
+            }
+            if self.src.devices[idx].included {
+                main.push(f);
+            } else if self.selection == &DeviceSelection::Disks
+                && matches!(role, DeviceRole::Mapper | DeviceRole::SoftwareRaid)
+            {
+                alt.push(f);
+            }
+        }
+        let row = host_row(&main);
+        if !alt.is_empty() && !self.has_alt && !self.seen_disk {
+            self.has_alt = true;
+            self.src.alt_rows = vec![HostRow::default(); self.src.rows.len()];
+        }
+        if self.has_alt {
+            self.src.alt_rows.push(host_row(&alt));
+        }
+        if let Some(b) = sar_b {
+            self.sar_b.insert(self.src.rows.len(), b);
+        }
+        // Once a whole disk is seen, the device-mapper fallback is not needed.
+        if row.devices > 0 && self.has_alt {
+            self.has_alt = false;
+            self.src.alt_rows = Vec::new();
+        }
+        if row.devices > 0 {
+            self.seen_disk = true;
+        }
+        self.src.rows.push(row);
+    }
+
+    /// Finishes the source.
+    pub fn finish(mut self, warnings: Vec<String>, skipped: Vec<Skip>) -> HostSource {
+        // Host read/write split from `sar -b` where the disk rows have none (`sar -d` prints tps
+        // only).
+        // Only where `sar -b` describes the same devices: its tps must match the devices' total
+        // (within 5 % + 0.05); a partial `--devices` selection or stacked devices do not.
+        let mut used_b = false;
+        let mut mismatched = 0usize;
+        let n = self.src.rows.len();
+        for (k, row) in self
+            .src
+            .rows
+            .iter_mut()
+            .chain(self.src.alt_rows.iter_mut())
+            .enumerate()
+        {
+            let Some(b) = self.sar_b.get(&(k % n.max(1))) else {
+                continue;
+            };
+            if row.v[READ_IOPS].is_none() && row.v[WRITE_IOPS].is_none() && row.devices > 0 {
+                match (row.v[TOTAL_IOPS], b[TOTAL_IOPS]) {
+                    (Some(t), Some(bt)) if (t - bt).abs() <= 0.05 + 0.05 * bt => {
+                        row.v[READ_IOPS] = b[READ_IOPS];
+                        row.v[WRITE_IOPS] = b[WRITE_IOPS];
+                        used_b |= b[READ_IOPS].is_some();
+                    }
+                    _ => mismatched += 1,
+                }
+            }
+        }
+        if !self.sar_b.is_empty() {
+            self.src.b_rows = (0..n)
+                .map(|k| match self.sar_b.get(&k) {
+                    Some(f) => HostRow {
+                        v: std::array::from_fn(|i| f[i]),
+                        devices: 1,
+                    },
+                    None => HostRow::default(),
+                })
+                .collect();
+        }
+        self.src.warnings = warnings;
+        self.src.split_from_sar_b = used_b;
+        self.src.sar_b_mismatch = mismatched;
+        self.src.skipped = skipped;
+        self.src
+    }
+}
+
+/// Host totals of one report from its selected devices' figures: requests, MB/s and queue
+/// depth summed (unknown when any device lacks the figure), latencies weighted by requests.
+pub(crate) fn host_row(devs: &[[Option<f64>; NF]]) -> HostRow {
+    let mut row = HostRow {
+        devices: devs.len() as u32,
+        ..HostRow::default()
+    };
+    if devs.is_empty() {
+        return row;
+    }
+    for i in SUMMED {
+        row.v[i] = devs.iter().map(|f| f[i]).sum::<Option<f64>>();
+    }
+    for (iops, l) in WEIGHTED {
+        let (mut s, mut n, mut ok) = (0.0, 0.0, true);
+        for f in devs {
+            match (f[iops], f[l]) {
+                (Some(k), Some(ms)) => {
+                    s += k * ms;
+                    n += k;
+                }
+                // A device that served requests without a latency: the weighted figure is unknown.
+                (Some(k), None) if k > 0.0 => ok = false,
+                (None, _) => ok = false,
+                _ => {}
+            }
+        }
+        row.v[l] = (ok && n > 0.0).then(|| s / n);
+    }
+    row.v[AVG_IO_KIB] = match (row.v[TOTAL_MB], row.v[TOTAL_IOPS]) {
+        (Some(mb), Some(i)) if i > 0.0 => Some(mb * 1e6 / i / 1024.0),
+        _ => None,
+    };
+    row
+}
+
+/// Reduces a parsed log.
+pub fn ingest_log(file: &str, log: &disk::DeviceLog, settings: &DeviceSettings) -> HostSource {
+    let mut ing = Ingest::new(file, log.format, &settings.selection);
+    ing.header(log.header.clone());
+    for (k, r) in log.reports.iter().enumerate() {
+        if settings.iostat_y && k == 0 && r.since_boot {
+            let mut r = r.clone();
+            r.since_boot = false;
+            ing.push(&r);
+        } else {
+            ing.push(r);
+        }
+    }
+    ing.finish(log.warnings.clone(), log.skipped.clone())
+}
+
+/// Reads a Linux `iostat` text log as a stream (gzip decompressed on the fly): one report at a
+/// time goes into the [`Ingest`], so memory is bounded by the samples kept, not by the file.
+///
+/// A report with a value that is not a number is left out and counted; a line that does not fit
+/// its header stops the reader: the reports before it are kept and the stop is said (a log copied
+/// while iostat was still writing it ends in a cut line), unless there are none.
+///
+/// # Errors
+/// [`ParseError::Io`] naming the path; the reader's error when no report could be read before it;
+/// [`ParseError::Section`] when the log has no device line at all.
+pub fn ingest_iostat_stream(
+    file: &str,
+    path: &std::path::Path,
+    settings: &DeviceSettings,
+) -> Result<HostSource, ParseError> {
+    use sizer_parsers::iostat;
+    let src = sizer_parsers::input::open_stream(path)?;
+    let opts = iostat::Options {
+        first_is_since_boot: !settings.iostat_y,
+        keep_values: false,
+    };
+    let mut reader = iostat::Reader::new(src, opts);
+    let mut ing = Ingest::new(file, "iostat_text", &settings.selection);
+    let mut samples = 0usize;
+    let mut reports = 0usize;
+    let mut left_out: Vec<Skip> = Vec::new();
+    // An error followed by more reports was one report's bad value (left out, counted); the
+    // last error, with nothing after it, stopped the reader.
+    let mut last_err: Option<ParseError> = None;
+    while let Some(item) = reader.next() {
+        match item {
+            Ok(r) => {
+                if let Some(e) = last_err.take() {
+                    left_out.push(Skip {
+                        line: location_line(&e),
+                        reason: format!("report left out: {e}"),
+                    });
+                }
+                if ing.src.header.is_none() {
+                    ing.header(reader.header().cloned());
+                }
+                samples += r.devices.len();
+                reports += 1;
+                ing.push(&r);
+            }
+            Err(ParseError::Io { source, .. }) => {
+                return Err(ParseError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                })
+            }
+            Err(e) => {
+                if let Some(prev) = last_err.replace(e) {
+                    left_out.push(Skip {
+                        line: location_line(&prev),
+                        reason: format!("report left out: {prev}"),
+                    });
+                }
+            }
+        }
+    }
+    let stopped = match last_err {
+        Some(e) if reports == 0 => return Err(e),
+        Some(e) => Some(e.to_string()),
+        None => None,
+    };
+    if samples == 0 && stopped.is_none() {
+        return Err(ParseError::section(
+            "device statistics",
+            None,
+            "device statistics in this Linux iostat log",
+            format!("{reports} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)"),
+        ));
+    }
+    let mut warnings = reader.warnings().to_vec();
+    if let Some(e) = stopped {
+        warnings.push(format!(
+            "reading stopped at a line that does not fit its header ({e}); the {reports} report(s) before it are used"
+        ));
+    }
+    let mut skipped = reader.skipped().to_vec();
+    skipped.extend(left_out);
+    Ok(ing.finish(warnings, skipped))
+}
+
+pub(crate) fn location_line(e: &ParseError) -> usize {
+    match e {
+        ParseError::Section { at, .. } | ParseError::Truncated { at, .. } => at.line.unwrap_or(0),
+        _ => 0,
+    }
+}

@@ -1,0 +1,269 @@
+//! The orchestrator.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::RunError;
+use crate::model::{DataFrame, Model};
+use crate::rules::RuleSet;
+use crate::settings::Settings;
+use crate::subject::awr::{
+    duplicate_key, fingerprint, finish, formula_of, report_analysis, Analysis, DuplicateKey, Extract,
+    ReportInfo,
+};
+use crate::ingest::{read_input, Read, ReadError};
+use crate::subject::database::{databases, DatabaseAnalysis};
+use crate::subject::{cluster, host, side_by_side};
+
+/// A file named on the command line that could not be analysed.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failure {
+    /// Path as given.
+    pub file: String,
+    /// The error, one line.
+    pub error: String,
+}
+
+/// A file found in a directory that is not a readable report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Skipped {
+    /// Path as found.
+    pub file: String,
+    /// Why it was skipped, one line.
+    pub reason: String,
+}
+
+/// A report of an interval already covered by another report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Duplicate {
+    /// The file counted once more.
+    pub file: String,
+    /// The file that was kept.
+    pub duplicate_of: String,
+    /// The two disagree on `physical read/write total IO requests`, `… total bytes` or
+    /// `redo writes`: not a copy, a conflict (an edited file or a cloned database that kept its
+    /// DB Id); the first one read is kept.
+    pub differs: bool,
+}
+
+/// All results of one run.
+#[derive(Debug)]
+pub struct Run {
+    /// One per readable, non-duplicate report, in input order.
+    pub analyses: Vec<Analysis>,
+    /// One per database, in order of first appearance.
+    pub databases: Vec<DatabaseAnalysis>,
+    /// Files named on the command line that could not be analysed.
+    pub failures: Vec<Failure>,
+    /// Files found in directories that were not readable reports.
+    pub skipped: Vec<Skipped>,
+    /// Reports of an interval already covered.
+    pub duplicates: Vec<Duplicate>,
+    /// The columnar model of every readable report.
+    pub model: Model,
+    /// The interval series of every database (see [`series_frame`]).
+    pub series: DataFrame,
+    /// One per host of the OS disk logs (iostat, sar, sadf, nmon, OSWatcher, …).
+    pub hosts: Vec<host::HostAnalysis>,
+    /// The host series (see [`crate::model::frames::host_series`]).
+    pub host_series: DataFrame,
+    /// One per cluster, host or test run of the virtualisation exports (vSAN, esxtop, HCIBench).
+    pub virtual_: Vec<cluster::VirtAnalysis>,
+}
+
+/// A file to read and whether the user named it.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// The path.
+    pub path: PathBuf,
+    /// Named on the command line (an error is a failure) or found in a directory (skipped).
+    pub explicit: bool,
+}
+
+/// Expands directories recursively (files sorted by path within each directory).
+///
+/// A path that does not exist, or a directory entry that cannot be read, is a [`Failure`].
+pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut failures = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut add = |path: PathBuf, explicit: bool, inputs: &mut Vec<Input>| {
+        // The same file given twice (or reached twice through links) is read once.
+        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+        if seen.insert(key) {
+            inputs.push(Input { path, explicit });
+        }
+    };
+    for p in paths {
+        if p.is_dir() {
+            // Symbolic links are followed (walkdir reports a link loop as an error).
+            for entry in walkdir::WalkDir::new(p)
+                .follow_links(true)
+                .sort_by_file_name()
+            {
+                match entry {
+                    Ok(e) if e.file_type().is_file() => add(e.into_path(), false, &mut inputs),
+                    Ok(_) => {}
+                    Err(e) => failures.push(Failure {
+                        file: e
+                            .path()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_else(|| p.display().to_string()),
+                        error: format!("cannot read the directory: {e}"),
+                    }),
+                }
+            }
+        } else {
+            add(p.clone(), true, &mut inputs);
+        }
+    }
+    (inputs, failures)
+}
+
+/// Reads, parses and sizes every input.
+///
+/// # Errors
+/// [`RunError::Model`] when the model or a series frame cannot be built; per-file problems
+/// become [`Failure`]s
+/// or [`Skipped`] entries.
+pub fn run(paths: &[&Path], rules: &RuleSet, settings: &Settings) -> Result<Run, RunError> {
+    let inputs: Vec<Input> = paths
+        .iter()
+        .map(|p| Input {
+            path: p.to_path_buf(),
+            explicit: true,
+        })
+        .collect();
+    run_inputs(inputs, Vec::new(), rules, settings)
+}
+
+/// As [`run`], on inputs already discovered (see [`discover`]).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_inputs(
+    inputs: Vec<Input>,
+    mut failures: Vec<Failure>,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> Result<Run, RunError> {
+    let bar = if settings.progress {
+        let pb = indicatif::ProgressBar::new(inputs.len() as u64);
+        pb.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{spinner} {pos}/{len} files [{elapsed_precise}] {wide_bar} {per_sec}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        pb
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let (formula, formula_info) = formula_of(rules);
+    // Parse in parallel; each worker keeps only the model rows and a small summary.
+    // Parse in parallel, a bounded batch at a time, so that only one batch of reports' rows is
+    // alive before it becomes compact DataFrames.
+    let batch_len = rayon::current_num_threads().max(1) * 8;
+    let mut skipped = Vec::new();
+    let mut duplicates = Vec::new();
+    let mut extracts: Vec<Extract> = Vec::new();
+    let mut seen: HashMap<DuplicateKey, (String, Vec<Option<f64>>)> = HashMap::new();
+    let mut host_sources: Vec<crate::ingest::HostSource> = Vec::new();
+    let mut virt_sources: Vec<cluster::VirtSource> = Vec::new();
+    let mut pending = inputs.into_iter();
+    loop {
+        let batch: Vec<Input> = pending.by_ref().take(batch_len).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let reads: Vec<(Input, Result<Read, ReadError>)> = batch
+            .into_par_iter()
+            .map(|inp| {
+                let r = read_input(&inp.path, &settings.devices).map_err(ReadError::from);
+                bar.inc(1);
+                (inp, r)
+            })
+            .collect();
+        // Duplicates are dropped here, before their rows become part of the model.
+        for (inp, r) in reads {
+            let r = r.and_then(|read| {
+                let raw = match read {
+                    Read::Awr(raw) => *raw,
+                    Read::Host(h) => {
+                        host_sources.push(*h);
+                        return Ok(None);
+                    }
+                    Read::Virt(v) => {
+                        virt_sources.push(*v);
+                        return Ok(None);
+                    }
+                };
+                let key = duplicate_key(&raw.info);
+                let figures = fingerprint(&raw.info);
+                if let Some((first, first_figures)) = seen.get(&key) {
+                    duplicates.push(Duplicate {
+                        file: raw.file,
+                        duplicate_of: first.clone(),
+                        differs: *first_figures != figures,
+                    });
+                    return Ok(None);
+                }
+                seen.insert(key, (raw.file.clone(), figures));
+                finish(raw, &formula).map(Some).map_err(ReadError::from)
+            });
+            match r {
+                Ok(Some(x)) => extracts.push(x),
+                Ok(None) => {}
+                Err(e) if inp.explicit || e.is_broken_report() => failures.push(Failure {
+                    file: inp.path.display().to_string(),
+                    error: e.to_string(),
+                }),
+                Err(e) => skipped.push(Skipped {
+                    file: inp.path.display().to_string(),
+                    reason: e.to_string(),
+                }),
+            }
+        }
+    }
+    bar.finish_and_clear();
+
+    let mut parts: Vec<DataFrame> = Vec::with_capacity(extracts.len());
+    let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
+    let mut analyses = Vec::with_capacity(extracts.len());
+    for x in extracts {
+        analyses.push(report_analysis(&x.file, &x.info, x.workload));
+        parts.push(x.part);
+        infos.push((x.file, x.info));
+    }
+    let model = Model::from_parts(&parts)?;
+
+    let databases = databases(
+        &infos,
+        &parts,
+        &analyses,
+        &formula,
+        &formula_info,
+        rules,
+        settings,
+    )?;
+    let series = crate::model::frames::database_series(&databases)?;
+    let mut hosts = host::hosts(host_sources, rules, settings, &settings.devices);
+    side_by_side::side_by_side(&mut hosts, &analyses, &databases);
+    let host_series = crate::model::frames::host_series(&hosts)?;
+    let virtual_ = cluster::analyse(virt_sources, rules, settings);
+    Ok(Run {
+        analyses,
+        databases,
+        failures,
+        skipped,
+        duplicates,
+        model,
+        series,
+        hosts,
+        host_series,
+        virtual_,
+    })
+}

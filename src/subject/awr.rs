@@ -1,0 +1,387 @@
+//! One AWR or Statspack report.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDateTime;
+use serde::Serialize;
+use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
+
+use crate::metrics::{self, Formula, Workload};
+use crate::model::{self, DataFrame, Model, PolarsResult, SourceMeta, StatRow, View};
+use crate::rules::RuleSet;
+use crate::warning::Warning;
+
+/// What was read: file, format and report identity.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceInfo {
+    /// Path as given or found.
+    pub file: String,
+    /// `awr_html`, `awr_text` or `statspack`.
+    pub format: String,
+    /// `instance`, `rac_global`, `pdb`.
+    pub report_kind: &'static str,
+    /// The report's `<title>` (`AWR Report for DB: …, Snaps: …`).
+    pub title: String,
+    /// The report's main heading (`WORKLOAD REPOSITORY report for`).
+    pub heading: String,
+    /// `UTF-8`, `UTF-16LE`, `UTF-16BE` or `windows-1252`.
+    pub encoding: String,
+}
+
+/// The snapshot interval.
+#[derive(Debug, Clone, Serialize)]
+pub struct Interval {
+    /// Begin snapshot id.
+    pub begin_snap: u64,
+    /// End snapshot id.
+    pub end_snap: u64,
+    /// Begin time (database local time, ISO 8601 without zone).
+    pub begin_time: Option<String>,
+    /// End time.
+    pub end_time: Option<String>,
+    /// `Elapsed:` minutes.
+    pub elapsed_min: Option<f64>,
+    /// `DB Time:` minutes.
+    pub db_time_min: Option<f64>,
+}
+
+/// One Instance Activity Stats row as printed.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatisticValue {
+    /// `Total` over the interval.
+    pub total: Option<f64>,
+    /// `per Second`.
+    pub per_second: Option<f64>,
+    /// `per Trans`.
+    pub per_trans: Option<f64>,
+}
+
+/// The statistics listed in [`Analysis::statistics`].
+pub const STATISTICS_SHOWN: [&str; 16] = [
+    "physical read total IO requests",
+    "physical write total IO requests",
+    "redo writes",
+    "physical read total bytes",
+    "physical write total bytes",
+    "physical read total multi block requests",
+    "physical write total multi block requests",
+    "physical read IO requests",
+    "physical write IO requests",
+    "physical reads",
+    "physical reads direct",
+    "physical reads cache",
+    "db block gets from cache",
+    "consistent gets from cache",
+    "session logical reads",
+    "redo size",
+];
+
+/// The analysis of one report (one source): what it says, before any sizing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// What was read.
+    pub source: SourceInfo,
+    /// Database identity as the report prints it.
+    pub database: DbInfo,
+    /// Instances covered.
+    pub instances: Vec<InstanceInfo>,
+    /// Interval.
+    pub interval: Interval,
+    /// Workload figures.
+    pub workload: Workload,
+    /// The AWR statistics behind the figures, verbatim names, as printed (Instance Activity Stats;
+    /// RAC global: `System Statistics (Global)`).
+    pub statistics: BTreeMap<String, StatisticValue>,
+    /// Caveats about this report.
+    pub warnings: Vec<Warning>,
+}
+
+/// The required-IOPS formula as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormulaInfo {
+    /// Terms (`read_total`, `write_total`, `redo_writes`, …).
+    pub terms: Vec<String>,
+    /// Formula text.
+    pub text: String,
+    /// Why this formula.
+    pub why: String,
+    /// Source.
+    pub source: String,
+}
+
+/// What is kept of a report once its statistics are in the model rows.
+#[derive(Debug, Clone)]
+pub(crate) struct ReportInfo {
+    pub(crate) kind: ReportKind,
+    /// `awr_html`, `awr_text`, `statspack`.
+    pub(crate) format: String,
+    /// Decimals of the report's `per Second` rates.
+    pub(crate) rate_decimals: u32,
+    pub(crate) title: String,
+    pub(crate) heading: String,
+    pub(crate) db: DbInfo,
+    pub(crate) instances: Vec<InstanceInfo>,
+    pub(crate) snapshots: Snapshots,
+    pub(crate) encoding: String,
+    pub(crate) warnings: Vec<String>,
+    pub(crate) exadata: bool,
+    pub(crate) statistics: BTreeMap<String, StatisticValue>,
+}
+
+pub(crate) struct Extract {
+    pub(crate) file: String,
+    /// This report's rows of the model.
+    pub(crate) part: DataFrame,
+    pub(crate) workload: Workload,
+    pub(crate) info: ReportInfo,
+}
+
+/// A parsed report reduced to its model rows and a summary (no polars: runs in the parser
+/// threads).
+pub struct Raw {
+    pub(crate) file: String,
+    pub(crate) meta: SourceMeta,
+    pub(crate) rows: Vec<StatRow>,
+    pub(crate) info: ReportInfo,
+}
+
+/// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
+/// parser threads: polars has its own thread pool, and calling it from many jobs of another rayon
+/// pool at once nests the pools' waits on one stack.
+pub(crate) fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
+    let part = Model::build(&[(raw.meta, raw.rows)])?.df;
+    let inst = match raw.info.kind {
+        ReportKind::RacGlobal => "*".to_string(),
+        _ => raw
+            .info
+            .instances
+            .first()
+            .map(|i| i.name.clone())
+            .unwrap_or_else(|| "*".into()),
+    };
+    let kind = if raw.info.format == "statspack" {
+        "statspack"
+    } else {
+        kind_name(raw.info.kind)
+    };
+    let workload = metrics::workload(
+        &View::of(&part, &inst)?,
+        kind,
+        formula,
+        raw.info.rate_decimals,
+    );
+    Ok(Extract {
+        file: raw.file,
+        part,
+        workload,
+        info: raw.info,
+    })
+}
+
+/// Identity of a report: database, PDB, kind, instance number, begin and end snapshot ids.
+pub(crate) type DuplicateKey = (u64, String, u8, u32, u64, u64);
+
+/// The figures two copies of a report must agree on.
+pub(crate) fn fingerprint(i: &ReportInfo) -> Vec<Option<f64>> {
+    [
+        "physical read total IO requests",
+        "physical write total IO requests",
+        "physical read total bytes",
+        "physical write total bytes",
+        "redo writes",
+    ]
+    .iter()
+    .map(|n| i.statistics.get(*n).and_then(|v| v.total))
+    .collect()
+}
+
+/// Reports of the same database (and PDB), kind, instance and snapshots are the same report.
+pub(crate) fn duplicate_key(i: &ReportInfo) -> DuplicateKey {
+    let container = match i.kind {
+        ReportKind::Pdb => {
+            i.db.containers
+                .first()
+                .map(|c| c.1.clone())
+                .unwrap_or_default()
+        }
+        _ => String::new(),
+    };
+    let inst = match i.kind {
+        ReportKind::RacGlobal => 0,
+        _ => i.instances.first().map_or(0, |i| i.number),
+    };
+    (
+        i.db.db_id,
+        container,
+        i.kind as u8,
+        inst,
+        i.snapshots.begin_id,
+        i.snapshots.end_id,
+    )
+}
+
+/// Reduces a parsed report to its model rows and a summary; the report itself is dropped by the
+/// caller right after.
+pub(crate) fn reduce(file: String, r: AwrReport) -> Raw {
+    let (meta, rows): (SourceMeta, Vec<StatRow>) = model::awr_rows(&file, &r);
+    // 'cell physical IO interconnect bytes' is counted on every platform; these are Exadata-only.
+    let exadata = r.activity.iter().any(|s| {
+        (s.name == "cell flash cache read hits"
+            || s.name == "cell physical IO bytes eligible for predicate offload")
+            && s.total.unwrap_or(0.0) > 0.0
+    }) || r.wait_events.iter().any(|e| {
+        e.event.starts_with("cell single block physical read") && e.waits.unwrap_or(0.0) > 0.0
+    });
+    let statistics = STATISTICS_SHOWN
+        .iter()
+        .filter_map(|n| {
+            r.activity(n).map(|s| {
+                (
+                    n.to_string(),
+                    StatisticValue {
+                        total: s.total,
+                        per_second: s.per_second,
+                        per_trans: s.per_trans,
+                    },
+                )
+            })
+        })
+        .collect();
+    let info = ReportInfo {
+        kind: r.kind,
+        format: r.source_format.clone(),
+        rate_decimals: r.rate_decimals,
+        title: r.title,
+        heading: r.heading,
+        db: r.db,
+        instances: r.instances,
+        snapshots: r.snapshots,
+        encoding: r.encoding,
+        warnings: r.warnings,
+        exadata,
+        statistics,
+    };
+    Raw {
+        file,
+        meta,
+        rows,
+        info,
+    }
+}
+
+pub(crate) fn formula_of(rules: &RuleSet) -> (Formula, FormulaInfo) {
+    let f = rules.required_iops_formula();
+    let formula = Formula {
+        terms: f.terms.clone(),
+        text: f.text.clone(),
+        fallback: f.fallback.as_ref().map(|fb| {
+            Box::new(Formula {
+                terms: fb.terms.clone(),
+                text: fb.text.clone(),
+                fallback: None,
+            })
+        }),
+    };
+    let info = FormulaInfo {
+        terms: f.terms.clone(),
+        text: f.text.clone(),
+        why: f.why.clone(),
+        source: f.source.clone(),
+    };
+    (formula, info)
+}
+
+pub(crate) fn iso(t: Option<NaiveDateTime>) -> Option<String> {
+    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
+}
+
+pub(crate) fn interval_of(s: &Snapshots) -> Interval {
+    Interval {
+        begin_snap: s.begin_id,
+        end_snap: s.end_id,
+        begin_time: iso(s.begin_time),
+        end_time: iso(s.end_time),
+        elapsed_min: s.elapsed_min,
+        db_time_min: s.db_time_min,
+    }
+}
+
+pub(crate) fn kind_name(k: ReportKind) -> &'static str {
+    match k {
+        ReportKind::Instance => "instance",
+        ReportKind::RacGlobal => "rac_global",
+        ReportKind::Pdb => "pdb",
+    }
+}
+
+pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: Workload) -> Analysis {
+    let mut warnings: Vec<Warning> = r
+        .warnings
+        .iter()
+        .map(|m| Warning {
+            id: "parser".into(),
+            message: m.clone(),
+        })
+        .collect();
+    if r.kind != ReportKind::RacGlobal && r.db.rac == Some(true) {
+        warnings.push(Warning {
+            id: "rac_instance".into(),
+            message: format!(
+                "instance {} of a RAC database: this report covers one instance only; the database needs the sum of all instances over the same interval (pass every instance's report, or a RAC global report from awrgrpt.sql)",
+                r.instances.first().map(|i| i.name.as_str()).unwrap_or("?")
+            ),
+        });
+    }
+    if r.kind == ReportKind::Pdb {
+        warnings.push(Warning {
+            id: "pdb_report".into(),
+            message: "PDB-level report: it has no 'redo writes', no IOStat by Function and no Buffer Hit %; the storage serves the whole CDB, so size from CDB-level reports".into(),
+        });
+    }
+    if r.exadata {
+        warnings.push(Warning {
+            id: "exadata".into(),
+            message: "Exadata: 'physical read total IO requests' include Smart Scan and flash-cache-optimized requests, so a non-Exadata array would see a different IO profile (Oracle's OMAT applies a 6x IO factor when moving off Exadata)".into(),
+        });
+    }
+    if let (Some(io), Some(m)) = (w.io_profile_total_iops.value, w.measured_iops.value) {
+        let tol = 0.5 * 10f64.powi(-(w.io_profile_total_iops.decimals as i32)) + 0.01;
+        if (io - m).abs() > tol {
+            warnings.push(Warning {
+                id: "io_profile_mismatch".into(),
+                message: format!(
+                    "IO Profile 'Total Requests' {io}/s differs from read + write total IO requests {m:.2}/s beyond rounding"
+                ),
+            });
+        }
+    }
+    if let (Some(start), Some(begin)) = (
+        r.instances.iter().filter_map(|i| i.startup).max(),
+        r.snapshots.begin_time,
+    ) {
+        if start > begin {
+            warnings.push(Warning {
+                id: "restart".into(),
+                message: format!(
+                    "an instance started at {start} inside the interval (begin {begin}): the statistics restart with it, so this interval is left out of peaks"
+                ),
+            });
+        }
+    }
+    Analysis {
+        source: SourceInfo {
+            file: file.to_string(),
+            format: r.format.clone(),
+            report_kind: kind_name(r.kind),
+            title: r.title.clone(),
+            heading: r.heading.clone(),
+            encoding: r.encoding.clone(),
+        },
+        database: r.db.clone(),
+        instances: r.instances.clone(),
+        interval: interval_of(&r.snapshots),
+        workload: w,
+        statistics: r.statistics.clone(),
+        warnings,
+    }
+}

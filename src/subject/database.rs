@@ -1,0 +1,700 @@
+//! One database over all its intervals.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
+
+use crate::metrics::{self, Formula, Workload};
+use crate::model::series::{series_stats, SeriesStats};
+use crate::model::{DataFrame, PolarsResult, View};
+use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
+use crate::settings::{Settings, SizeOn};
+use crate::sizing::sustained_minutes;
+use crate::subject::awr::{interval_of, kind_name, Analysis, FormulaInfo, Interval, ReportInfo};
+use crate::warning::{fmt_grouped, Warning};
+
+/// One interval of a database's series.
+#[derive(Debug, Clone, Serialize)]
+pub struct IntervalRow {
+    /// Snapshot interval.
+    pub interval: Interval,
+    /// `instance` (one instance), `cluster` (RAC global report), `rac_sum` (instance reports
+    /// summed), `pdb`.
+    pub scope: &'static str,
+    /// Instances whose figures make up the interval.
+    pub instances: Vec<String>,
+    /// Files the interval came from.
+    pub sources: Vec<String>,
+    /// Figures of the interval.
+    pub workload: Workload,
+    /// RAC global reports: each instance's share, from `IOStat by File Type` (its `Total` row per
+    /// `I#`); empty otherwise.
+    pub per_instance: Vec<InstanceShare>,
+    /// Why the interval is flagged (`restart: …`, `partial: …`).
+    pub flags: Vec<String>,
+    /// Left out of the statistics (an instance restarted inside it).
+    pub excluded: bool,
+}
+
+/// One instance's IO in a RAC global report (`IOStat by File Type`, row `Total` of its `I#`).
+///
+/// AWR's IOStat counts can differ slightly from Instance Activity Stats (awr-notes §3.4); they are
+/// shown for the split between instances, while sizing uses the cluster-wide statistics.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstanceShare {
+    /// Instance name.
+    pub instance: String,
+    /// `Reads/s`.
+    pub read_reqs_per_s: Option<f64>,
+    /// `Writes/s`.
+    pub write_reqs_per_s: Option<f64>,
+    /// `Read MB/s` converted to MB/s (10^6): the report prints MiB/s.
+    pub read_mb_s: Option<f64>,
+    /// `Write MB/s` converted to MB/s (10^6).
+    pub write_mb_s: Option<f64>,
+}
+
+/// The analysis of one database over all its intervals, with the recommendation.
+#[derive(Debug, Clone, Serialize)]
+pub struct DatabaseAnalysis {
+    /// `DB_NAME (DB Id N)`, plus the PDB for PDB-level reports.
+    pub key: String,
+    /// Database identity (from its first report).
+    pub database: DbInfo,
+    /// Instances seen in its reports.
+    pub instances: Vec<String>,
+    /// Those instances as their reports describe them (host, platform, CPUs, memory).
+    pub instance_info: Vec<InstanceInfo>,
+    /// Files that contributed (duplicates excluded).
+    pub sources: Vec<String>,
+    /// Report kind of each source (`instance`, `rac_global`, `pdb`), its title, and its format
+    /// (`awr_html`, `awr_text`, `statspack`), in `sources` order.
+    pub source_kinds: Vec<(String, String, String)>,
+    /// The interval series, in time order.
+    pub intervals: Vec<IntervalRow>,
+    /// Statistics of each figure over the intervals, keyed by the [`Workload`] field name.
+    pub statistics: BTreeMap<String, SeriesStats>,
+    /// The statistic the sizing uses.
+    pub size_on: SizeOn,
+    /// Index in `intervals` of the interval the IO character (sizes, hit ratio, latency) is taken
+    /// from: the one whose sizing IOPS is closest to the chosen statistic.
+    pub character_interval: usize,
+    /// The required-IOPS formula used and why (from the rules).
+    pub required_iops_formula: FormulaInfo,
+    /// The figures the rules sized from (before headroom).
+    pub demand: Demand,
+    /// `required_iops`, or `measured_iops` when required IOPS is unknown.
+    pub sizing_basis: String,
+    /// The recommendation; `None` when no interval has a known IOPS figure (see `warnings`).
+    pub recommendation: Option<Recommendation>,
+    /// Caveats.
+    pub warnings: Vec<Warning>,
+}
+
+/// The figures of [`Workload`] that get series statistics: (field name, accessor).
+pub(crate) type Field = (&'static str, fn(&Workload) -> &metrics::Metric);
+
+/// Figures with series statistics.
+pub const SERIES_FIELDS: [Field; 12] = [
+    ("required_iops", |w| &w.required_iops),
+    ("measured_iops", |w| &w.measured_iops),
+    ("read_iops", |w| &w.read_iops),
+    ("write_iops", |w| &w.write_iops),
+    ("redo_writes_per_s", |w| &w.redo_writes_per_s),
+    ("read_mb_s", |w| &w.read_mb_s),
+    ("write_mb_s", |w| &w.write_mb_s),
+    ("total_mb_s", |w| &w.total_mb_s),
+    ("cache_hit_pct", |w| &w.cache_hit_pct),
+    ("db_file_sequential_read_ms", |w| {
+        &w.db_file_sequential_read_ms
+    }),
+    ("log_file_parallel_write_ms", |w| {
+        &w.log_file_parallel_write_ms
+    }),
+    ("log_file_sync_ms", |w| &w.log_file_sync_ms),
+];
+
+/// Statistics of one figure over the counted intervals (weights: interval length, minutes); the
+/// peak's times are its interval's.
+fn stats_of(
+    values: &[Option<f64>],
+    weights: &[f64],
+    ivs: &[&IntervalRow],
+    unit: &'static str,
+) -> SeriesStats {
+    let (mut stats, peak) = series_stats(values, |i| weights[i], unit);
+    if let Some(i) = peak {
+        stats.peak_begin = ivs[i].interval.begin_time.clone();
+        stats.peak_end = ivs[i].interval.end_time.clone();
+    }
+    stats
+}
+
+pub(crate) type DbKey = (u64, String, String);
+
+pub(crate) fn databases(
+    infos: &[(String, ReportInfo)],
+    parts: &[DataFrame],
+    analyses: &[Analysis],
+    formula: &Formula,
+    formula_info: &FormulaInfo,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> PolarsResult<Vec<DatabaseAnalysis>> {
+    // Group sources by database, in order of first appearance.
+    let mut order: Vec<DbKey> = Vec::new();
+    let mut groups: HashMap<DbKey, Vec<usize>> = HashMap::new();
+    for (i, (_, info)) in infos.iter().enumerate() {
+        let pdb = match info.kind {
+            ReportKind::Pdb => info
+                .db
+                .containers
+                .first()
+                .map(|c| c.1.clone())
+                .unwrap_or_else(|| "PDB".into()),
+            _ => String::new(),
+        };
+        let key = (info.db.db_id, info.db.db_name.clone(), pdb);
+        groups
+            .entry(key.clone())
+            .or_insert_with(|| {
+                order.push(key.clone());
+                Vec::new()
+            })
+            .push(i);
+    }
+    let mut out = Vec::new();
+    for key in order {
+        let members = &groups[&key];
+        out.push(database(
+            &key,
+            members,
+            infos,
+            parts,
+            analyses,
+            formula,
+            formula_info,
+            rules,
+            settings,
+        )?);
+    }
+    long_window_warnings(&mut out);
+    Ok(out)
+}
+
+/// Intervals longer than this average away the peaks the storage must serve.
+pub const LONG_WINDOW_MIN: f64 = 60.0;
+
+/// Warns about databases sized from intervals longer than [`LONG_WINDOW_MIN`] (+10 %), with the
+/// factor a user might apply: the database's own p95 ÷ time-weighted average of required (or
+/// measured) IOPS over its hourly intervals in this run (at least 3). Other databases' ratios are
+/// quoted only as a labelled reference; no factor is invented.
+pub(crate) fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
+    // p95 ÷ average of each database that has an hourly series in this run.
+    let factor_of = |d: &DatabaseAnalysis| -> Option<f64> {
+        let hourly = d
+            .intervals
+            .iter()
+            .filter(|i| {
+                !i.excluded
+                    && i.interval
+                        .elapsed_min
+                        .is_some_and(|m| m <= LONG_WINDOW_MIN * 1.1)
+            })
+            .count();
+        if hourly < 3 {
+            return None;
+        }
+        let s = d.statistics.get(&d.sizing_basis)?;
+        let (p95, avg) = (s.p95?, s.avg?);
+        (avg > 0.0).then(|| p95 / avg)
+    };
+    let others: Vec<f64> = dbs.iter().filter_map(factor_of).collect();
+    for d in dbs.iter_mut() {
+        let longest = d
+            .intervals
+            .iter()
+            .filter_map(|i| i.interval.elapsed_min)
+            .fold(0.0, f64::max);
+        // An hourly report runs a little over 60 min; warn from 10 % over an hour.
+        if longest <= LONG_WINDOW_MIN * 1.1 {
+            continue;
+        }
+        let hint = match (factor_of(d), others.is_empty()) {
+            (Some(f), _) => format!(
+                "this database's own hourly intervals in this run peak at {f:.2}× their average (p95 ÷ time-weighted average): a factor to apply to its long-window figures, or size from the hourly reports"
+            ),
+            (None, false) => {
+                let lo = others.iter().cloned().fold(f64::INFINITY, f64::min);
+                let hi = others.iter().cloned().fold(0.0, f64::max);
+                format!(
+                    "it has no hourly series here; for reference only, the hourly series of other databases in this run peak at {lo:.2}×–{hi:.2}× their average, which is not this database's ratio: size from hourly (or shorter) reports of its busiest period"
+                )
+            }
+            (None, true) => "this run has no hourly series to derive a peak factor from: size from hourly (or shorter) reports of the busiest period, as OMAT and AWR Miner do".to_string(),
+        };
+        d.warnings.push(Warning {
+            id: "long_window".into(),
+            message: format!(
+                "interval of {} min ({:.1} h): its figures are averages over the whole window and hide peaks; {hint}",
+                fmt_grouped(longest, 2),
+                longest / 60.0
+            ),
+        });
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn database(
+    key: &DbKey,
+    members: &[usize],
+    infos: &[(String, ReportInfo)],
+    parts: &[DataFrame],
+    analyses: &[Analysis],
+    formula: &Formula,
+    formula_info: &FormulaInfo,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> PolarsResult<DatabaseAnalysis> {
+    let first = &infos[members[0]].1;
+    let name = if key.2.is_empty() {
+        format!("{} (DB Id {})", key.1, key.0)
+    } else {
+        format!("{} PDB {} (DB Id {})", key.1, key.2, key.0)
+    };
+    let mut warnings: Vec<Warning> = Vec::new();
+    // Every instance seen for this database, by number.
+    let mut known: BTreeMap<u32, String> = BTreeMap::new();
+    let mut instance_info: BTreeMap<u32, InstanceInfo> = BTreeMap::new();
+    for &m in members {
+        for i in &infos[m].1.instances {
+            known.entry(i.number).or_insert_with(|| i.name.clone());
+            instance_info.entry(i.number).or_insert_with(|| i.clone());
+        }
+    }
+    // Interval key: snapshot ids (shared by all instances of a database).
+    let mut by_interval: BTreeMap<(u64, u64), (Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    for &m in members {
+        let s = &infos[m].1.snapshots;
+        let e = by_interval.entry((s.begin_id, s.end_id)).or_default();
+        if infos[m].1.kind == ReportKind::RacGlobal {
+            e.0.push(m);
+        } else {
+            e.1.push(m);
+        }
+    }
+    let rac = first.db.rac == Some(true) || known.len() > 1;
+    let mut intervals: Vec<IntervalRow> = Vec::new();
+    for ((_, _), (globals, insts)) in &by_interval {
+        let mut flags = Vec::new();
+        let (scope, used, view): (&'static str, Vec<usize>, Option<View>) = if let Some(&g) =
+            globals.first()
+        {
+            if !insts.is_empty() {
+                flags.push(format!(
+                    "{} instance report(s) of the same interval not added: the RAC global report already gives the cluster figure",
+                    insts.len()
+                ));
+            }
+            ("cluster", vec![g], None)
+        } else if insts.len() == 1 {
+            let scope = if first.kind == ReportKind::Pdb {
+                "pdb"
+            } else if rac {
+                "rac_sum"
+            } else {
+                "instance"
+            };
+            (scope, insts.clone(), None)
+        } else {
+            // Views are rebuilt from the model's rows only for the intervals that need a sum.
+            let owned: Vec<View> = insts
+                .iter()
+                .map(|&m| {
+                    let inst = infos[m]
+                        .1
+                        .instances
+                        .first()
+                        .map_or("*", |i| i.name.as_str());
+                    View::of(&parts[m], inst)
+                })
+                .collect::<PolarsResult<_>>()?;
+            let vs: Vec<&View> = owned.iter().collect();
+            ("rac_sum", insts.clone(), Some(View::sum(&vs)))
+        };
+        let workload = match &view {
+            Some(v) => metrics::workload(
+                v,
+                "rac_sum",
+                formula,
+                used.iter()
+                    .map(|&m| infos[m].1.rate_decimals)
+                    .min()
+                    .unwrap_or(2),
+            ),
+            None => analyses[used[0]].workload.clone(),
+        };
+        let mut per_instance = Vec::new();
+        if scope == "cluster" {
+            let m = used[0];
+            for i in &infos[m].1.instances {
+                let v = View::of(&parts[m], &i.name)?;
+                let get = |col: &str| {
+                    v.get(
+                        crate::model::section::IOSTAT_FILETYPE,
+                        &format!("Total [{col}]"),
+                    )
+                    .and_then(|x| x.per_second)
+                };
+                let share = InstanceShare {
+                    instance: i.name.clone(),
+                    read_reqs_per_s: get("Reads/s"),
+                    write_reqs_per_s: get("Writes/s"),
+                    read_mb_s: get("Read bytes/s").map(|b| b / 1e6),
+                    write_mb_s: get("Write bytes/s").map(|b| b / 1e6),
+                };
+                if share.read_reqs_per_s.is_some() || share.write_reqs_per_s.is_some() {
+                    per_instance.push(share);
+                }
+            }
+        }
+        let mut names: Vec<String> = Vec::new();
+        for &m in &used {
+            for i in &infos[m].1.instances {
+                names.push(i.name.clone());
+            }
+        }
+        if scope == "rac_sum" {
+            let present: Vec<u32> = used
+                .iter()
+                .filter_map(|&m| infos[m].1.instances.first().map(|i| i.number))
+                .collect();
+            let missing: Vec<&String> = known
+                .iter()
+                .filter(|(n, _)| !present.contains(n))
+                .map(|(_, name)| name)
+                .collect();
+            if !missing.is_empty() {
+                flags.push(format!(
+                    "partial: no report of instance {} for this interval (the sum covers {} of {} instances)",
+                    missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                    present.len(),
+                    known.len()
+                ));
+            } else if known.len() == 1 {
+                flags.push(
+                    "partial: only one instance of this RAC database was given; the other instances' reports are needed for the database figure"
+                        .to_string(),
+                );
+            }
+        }
+        let restarted = used
+            .iter()
+            .any(|&m| analyses[m].warnings.iter().any(|w| w.id == "restart"));
+        if restarted {
+            flags.push("restart: an instance started inside the interval".to_string());
+        }
+        let s = &infos[used[0]].1.snapshots;
+        let mut interval = interval_of(s);
+        if used.len() > 1 {
+            // Instances of one interval share snapshot ids; their elapsed times can differ by seconds.
+            interval.db_time_min = used
+                .iter()
+                .map(|&m| infos[m].1.snapshots.db_time_min)
+                .sum::<Option<f64>>();
+        }
+        intervals.push(IntervalRow {
+            interval,
+            scope,
+            instances: names,
+            sources: used.iter().map(|&m| infos[m].0.clone()).collect(),
+            workload,
+            per_instance,
+            flags,
+            excluded: restarted,
+        });
+    }
+    intervals.sort_by(|a, b| {
+        a.interval
+            .begin_time
+            .cmp(&b.interval.begin_time)
+            .then(a.interval.begin_snap.cmp(&b.interval.begin_snap))
+    });
+
+    // Overlapping intervals (a 2-hour report beside the two hourly ones it spans) would count the
+    // same load twice: the longer one is left out.
+    let spans: Vec<(u64, u64)> = intervals
+        .iter()
+        .map(|i| (i.interval.begin_snap, i.interval.end_snap))
+        .collect();
+    for (k, iv) in intervals.iter_mut().enumerate() {
+        let (b, e) = spans[k];
+        let inside: Vec<String> = spans
+            .iter()
+            .enumerate()
+            .filter(|&(j, &(b2, e2))| {
+                j != k && b2 < e && b < e2 && (e2 - b2 < e - b || (e2 - b2 == e - b && j < k))
+            })
+            .map(|(_, &(b2, e2))| format!("{b2}–{e2}"))
+            .collect();
+        if !inside.is_empty() {
+            iv.excluded = true;
+            iv.flags.push(format!(
+                "overlap: snapshots {b}–{e} overlap the shorter interval(s) {}; left out so that no load counts twice",
+                inside.join(", ")
+            ));
+        }
+    }
+    // Partial RAC intervals (an instance's report missing) understate the database: left out
+    // when complete intervals exist.
+    let partial = |i: &IntervalRow| i.flags.iter().any(|f| f.starts_with("partial"));
+    if intervals.iter().any(|i| !i.excluded && !partial(i)) {
+        for iv in intervals.iter_mut().filter(|i| !i.excluded && partial(i)) {
+            iv.excluded = true;
+            iv.flags
+                .push("left out of statistics: complete intervals exist".to_string());
+        }
+    }
+    // Every interval flagged: use them all rather than size nothing, and say so.
+    let all_flagged = !intervals.is_empty() && intervals.iter().all(|i| i.excluded);
+    if all_flagged {
+        warnings.push(Warning {
+            id: "all_flagged".into(),
+            message: "every interval is flagged (see Intervals): the statistics use them anyway, so treat the sizing as approximate".into(),
+        });
+    }
+
+    // Series statistics over the intervals that count.
+    let counted: Vec<&IntervalRow> = intervals
+        .iter()
+        .filter(|i| !i.excluded || all_flagged)
+        .collect();
+    let weights: Vec<f64> = counted
+        .iter()
+        .map(|i| i.interval.elapsed_min.unwrap_or(0.0))
+        .collect();
+    let mut statistics = BTreeMap::new();
+    for (fname, get) in SERIES_FIELDS {
+        // Statistics on the unrounded figures; they are rounded only when shown.
+        let vals: Vec<Option<f64>> = counted.iter().map(|i| get(&i.workload).exact).collect();
+        let unit = counted.first().map(|i| get(&i.workload).unit).unwrap_or("");
+        statistics.insert(fname.to_string(), stats_of(&vals, &weights, &counted, unit));
+    }
+
+    // Sizing basis: required IOPS if every counted interval has it, else measured.
+    let basis = if counted
+        .iter()
+        .all(|i| i.workload.required_iops.value.is_some())
+    {
+        "required_iops"
+    } else {
+        "measured_iops"
+    };
+    let size_on = settings.size_on;
+    let stat = |f: &str| statistics.get(f).and_then(|s: &SeriesStats| s.get(size_on));
+    let target = stat(basis);
+    // The interval whose sizing IOPS is closest to the statistic gives the IO character.
+    let character = counted
+        .iter()
+        .enumerate()
+        .filter_map(|(i, iv)| {
+            let v = if basis == "required_iops" {
+                iv.workload.required_iops.value
+            } else {
+                iv.workload.measured_iops.value
+            }?;
+            Some((i, (v - target.unwrap_or(v)).abs()))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i);
+    let character_row: Option<&IntervalRow> = character.map(|i| counted[i]);
+    let character_interval = character_row
+        .and_then(|c| intervals.iter().position(|i| std::ptr::eq(i, c)))
+        .unwrap_or(0);
+    let cw = character_row.map(|c| &c.workload);
+
+    if basis == "measured_iops" {
+        let why = intervals
+            .iter()
+            .find_map(|i| i.workload.required_iops.unknown_reason.clone())
+            .unwrap_or_else(|| "a term is missing".into());
+        warnings.push(Warning {
+            id: "required_unknown".into(),
+            message: format!("required IOPS is unknown ({why}); sizing from measured IOPS instead"),
+        });
+    }
+    // Per-report warnings, once per id and message.
+    for &m in members {
+        for w in &analyses[m].warnings {
+            if w.id == "restart"
+                || w.id == "rac_instance"
+                    && intervals
+                        .iter()
+                        .any(|i| i.scope == "rac_sum" && i.instances.len() > 1)
+            {
+                continue;
+            }
+            if !warnings
+                .iter()
+                .any(|x| x.id == w.id && x.message == w.message)
+            {
+                warnings.push(w.clone());
+            }
+        }
+    }
+    for iv in &intervals {
+        for f in &iv.flags {
+            let id = if f.starts_with("partial") {
+                "rac_partial"
+            } else if f.starts_with("restart") {
+                "restart"
+            } else if f.starts_with("overlap") {
+                "overlap"
+            } else if f.starts_with("left out") {
+                continue;
+            } else {
+                "interval"
+            };
+            warnings.push(Warning {
+                id: id.into(),
+                message: format!(
+                    "{} → {}: {f}",
+                    iv.interval
+                        .begin_time
+                        .as_deref()
+                        .unwrap_or("?")
+                        .replace('T', " "),
+                    iv.interval
+                        .end_time
+                        .as_deref()
+                        .unwrap_or("?")
+                        .replace('T', " ")
+                ),
+            });
+        }
+    }
+
+    let mut recommendation = None;
+    let mut demand = Demand {
+        capacity_gib: settings.capacity_gib,
+        ..Demand::default()
+    };
+    // Throughput: the statistic of total MB/s (the figure printed), split between reads and
+    // writes in the proportion of their own statistics.
+    let (read_mb_s, write_mb_s) = match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s"))
+    {
+        (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
+        (_, r, w) => (r.unwrap_or(0.0), w.unwrap_or(0.0)),
+    };
+    match (target, cw) {
+        (Some(t), Some(cw)) => {
+            // Unrounded figures, trimmed of float noise (1e-6) so the JSON reads 3150.22, not
+            // 3150.2200000000003.
+            let r6 = |v: f64| (v * 1e6).round() / 1e6;
+            let o6 = |v: Option<f64>| v.map(r6);
+            let p95 = |r: &Option<crate::metrics::P95Range>| {
+                r.as_ref()
+                    .map(|r| (r.lo_ms, r.hi_ms.unwrap_or(f64::INFINITY)))
+            };
+            demand = Demand {
+                required_iops: r6(t),
+                read_iops: r6(stat("read_iops").unwrap_or(0.0)),
+                write_iops: r6(stat("write_iops").unwrap_or(0.0)),
+                read_mb_s: r6(read_mb_s),
+                write_mb_s: r6(write_mb_s),
+                avg_read_kib: o6(cw.avg_read_kib.exact),
+                avg_write_kib: o6(cw.avg_write_kib.exact),
+                small_read_share: match (cw.small_read_iops.exact, cw.read_iops.exact) {
+                    (Some(s), Some(t)) if t > 0.0 => Some(s / t),
+                    _ => None,
+                },
+                direct_read_share: o6(cw.direct_read_pct.exact.map(|p| p / 100.0)),
+                cache_hit_pct: o6(cw.cache_hit_pct.exact.or(cw.buffer_hit_pct_printed.exact)),
+                single_block_read_ms: o6(cw.db_file_sequential_read_ms.exact),
+                log_write_ms: o6(cw.log_file_parallel_write_ms.exact),
+                capacity_gib: settings.capacity_gib,
+                window_minutes: character_row.and_then(|c| c.interval.elapsed_min),
+                peak_minutes: sustained_minutes(
+                    counted.iter().map(|i| {
+                        (
+                            if basis == "required_iops" {
+                                i.workload.required_iops.exact
+                            } else {
+                                i.workload.measured_iops.exact
+                            },
+                            i.interval.elapsed_min,
+                        )
+                    }),
+                    t,
+                )
+                .or(character_row.and_then(|c| c.interval.elapsed_min)),
+                mean_iops: statistics.get(basis).and_then(|s| s.avg).map(r6),
+                large_read_ms: o6(cw.db_file_scattered_read_ms.exact),
+                latency_basis: None,
+                avg_log_write_kib: o6(cw.avg_redo_write_kib.exact),
+                single_block_read_p95: p95(&cw.single_block_read_p95),
+                large_read_p95: p95(&cw.multiblock_read_p95),
+                log_write_p95: p95(&cw.log_write_p95),
+            };
+            let opts = Options {
+                headroom_pct: settings.headroom_pct,
+                platforms: settings.platforms.clone(),
+                figure_decimals: Some(cw.required_iops.decimals),
+                formula: None,
+                instance: settings.instance.clone(),
+            };
+            let rec = rules::recommend(rules, &demand, &opts);
+            for f in rec
+                .fired_rules
+                .iter()
+                .filter(|f| f.effect == rules::Effect::Warn)
+            {
+                warnings.push(Warning {
+                    id: f.id.clone(),
+                    message: f.message.clone(),
+                });
+            }
+            recommendation = Some(rec);
+        }
+        _ => warnings.push(Warning {
+            id: "cannot_size".into(),
+            message: format!(
+                "cannot size: no interval has a known {} ({})",
+                basis.replace('_', " "),
+                intervals
+                    .iter()
+                    .find_map(|i| i.workload.measured_iops.unknown_reason.clone())
+                    .unwrap_or_else(|| "every interval was left out".into())
+            ),
+        }),
+    }
+    let mut instances: Vec<String> = known.into_values().collect();
+    instances.dedup();
+    Ok(DatabaseAnalysis {
+        key: name,
+        database: first.db.clone(),
+        instances,
+        instance_info: instance_info.into_values().collect(),
+        sources: members.iter().map(|&m| infos[m].0.clone()).collect(),
+        source_kinds: members
+            .iter()
+            .map(|&m| {
+                (
+                    kind_name(infos[m].1.kind).to_string(),
+                    infos[m].1.title.clone(),
+                    infos[m].1.format.clone(),
+                )
+            })
+            .collect(),
+        intervals,
+        statistics,
+        size_on,
+        character_interval,
+        required_iops_formula: formula_info.clone(),
+        demand,
+        sizing_basis: basis.to_string(),
+        recommendation,
+        warnings,
+    })
+}

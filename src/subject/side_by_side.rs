@@ -1,0 +1,132 @@
+//! AWR beside OS.
+
+use chrono::NaiveDateTime;
+
+use crate::figures::{TOTAL_IOPS, TOTAL_MB};
+use crate::subject::host::{AwrSideBySide, HostAnalysis, SeriesRow};
+
+/// Short host name: up to the first dot, lower case.
+pub(crate) fn short(h: &str) -> String {
+    h.split('.').next().unwrap_or(h).trim().to_ascii_lowercase()
+}
+
+/// Fills [`HostAnalysis::awr`]: each AWR instance report (and each instance of a RAC global
+/// report, from its `IOStat by File Type` share) whose `Host Name` is this host, and whose
+/// interval overlaps the host's series, gets the instance's own figures beside the host's
+/// time-weighted totals over the OS intervals that end inside it.
+pub fn side_by_side(
+    hosts: &mut [HostAnalysis],
+    analyses: &[crate::subject::awr::Analysis],
+    dbs: &[crate::subject::database::DatabaseAnalysis],
+) {
+    let parse = |s: &Option<String>| {
+        s.as_deref()
+            .and_then(|s| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").ok())
+    };
+    // (database, instance, instance's host, begin, end, AWR IOPS, AWR MB/s): one per instance
+    // report, and one per instance of a RAC global report (its `IOStat by File Type` share).
+    type Row = (
+        String,
+        String,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<f64>,
+        Option<f64>,
+    );
+    let mut rows: Vec<Row> = Vec::new();
+    for a in analyses {
+        if a.source.report_kind == "rac_global" {
+            continue;
+        }
+        let Some(inst) = a.instances.first() else {
+            continue;
+        };
+        let Some(host) = inst.host.clone() else {
+            continue;
+        };
+        let key = dbs
+            .iter()
+            .find(|d| d.sources.contains(&a.source.file))
+            .map(|d| d.key.clone())
+            .unwrap_or_else(|| a.database.db_name.clone());
+        rows.push((
+            key,
+            inst.name.clone(),
+            host,
+            a.interval.begin_time.clone(),
+            a.interval.end_time.clone(),
+            a.workload.measured_iops.exact,
+            a.workload.total_mb_s.exact,
+        ));
+    }
+    for d in dbs {
+        for iv in d.intervals.iter().filter(|i| i.scope == "cluster") {
+            for share in &iv.per_instance {
+                let Some(host) = d
+                    .instance_info
+                    .iter()
+                    .find(|i| i.name == share.instance)
+                    .and_then(|i| i.host.clone())
+                else {
+                    continue;
+                };
+                let sum = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    _ => None,
+                };
+                rows.push((
+                    d.key.clone(),
+                    share.instance.clone(),
+                    host,
+                    iv.interval.begin_time.clone(),
+                    iv.interval.end_time.clone(),
+                    sum(share.read_reqs_per_s, share.write_reqs_per_s),
+                    sum(share.read_mb_s, share.write_mb_s),
+                ));
+            }
+        }
+    }
+    for h in hosts.iter_mut() {
+        let hs = short(&h.host);
+        for (db, inst, host, begin, end, awr_iops, awr_mb_s) in &rows {
+            if short(host) != hs {
+                continue;
+            }
+            let (Some(b), Some(e)) = (parse(begin), parse(end)) else {
+                continue;
+            };
+            let inside: Vec<&SeriesRow> = h
+                .series
+                .iter()
+                .filter(|(t, _, _)| t.is_some_and(|t| t > b && t <= e))
+                .collect();
+            if inside.is_empty() {
+                continue;
+            }
+            let wavg = |i: usize| {
+                let (mut ws, mut vs) = (0.0, 0.0);
+                for (_, w, v) in &inside {
+                    if let Some(x) = v[i] {
+                        ws += w;
+                        vs += x * w;
+                    }
+                }
+                (ws > 0.0).then(|| vs / ws)
+            };
+            let covered: f64 = inside.iter().map(|x| x.1).sum();
+            h.awr.push(AwrSideBySide {
+                database: db.clone(),
+                instance: inst.clone(),
+                begin: begin.clone(),
+                end: end.clone(),
+                awr_iops: *awr_iops,
+                awr_mb_s: *awr_mb_s,
+                os_iops: wavg(TOTAL_IOPS),
+                os_mb_s: wavg(TOTAL_MB),
+                covered_s: covered,
+                awr_s: (e - b).num_seconds() as f64,
+            });
+        }
+    }
+}
