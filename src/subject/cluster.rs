@@ -7,9 +7,9 @@ use serde::Serialize;
 use sizer_parsers::entity::{EntityLog, Measure, Series};
 
 use crate::model::series::SeriesStats;
-use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
+use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
-use crate::sizing::SMALL_READ_KIB;
+use crate::sizing::{self, trim6, DemandAt, RuleWarnings, SMALL_READ_KIB};
 use crate::subject::entity_totals::{complete, measure_name, pick, points, side_stats, stats, side_totals, Side, Totals};
 use crate::subject::hana::{hana_checks, HanaCheck};
 use crate::warning::Warning;
@@ -295,114 +295,98 @@ pub(crate) fn one(
 
     // Sizing from the front end.
     let size_on = settings.size_on;
-    let fstat = |m: &str| {
-        front
-            .as_ref()
-            .and_then(|(s, _)| s.statistics.get(m))
-            .and_then(|s| s.get(size_on))
-    };
-    let mut demand = Demand {
-        capacity_gib: settings.capacity_gib,
-        ..Demand::default()
-    };
-    let mut recommendation = None;
-    let mut policies = Vec::new();
-    let (mut disk_groups, mut policy) = (None, None);
-    if let Some(target) = fstat("total_iops") {
-        // The sample whose total is closest to the sizing figure gives the IO character: its
-        // read/write split and sizes, scaled to the figure (independent percentiles of reads and
-        // writes do not add up to the total's).
-        let totals = front.as_ref().map(|(_, t)| t);
-        let cs: HashMap<Measure, f64> = totals
-            .and_then(|t| {
-                t.values()
-                    .filter_map(|v| v.get(&Measure::TotalIops).map(|x| (v, (x - target).abs())))
-                    .min_by(|a, b| a.1.total_cmp(&b.1))
-                    .map(|(v, _)| v.clone())
-            })
-            .unwrap_or_default();
-        let g = |m: Measure| cs.get(&m).copied();
-        let (r, w) = match (g(Measure::ReadIops), g(Measure::WriteIops)) {
-            (Some(r), Some(w)) if r + w > 0.0 => (target * r / (r + w), target * w / (r + w)),
-            _ => (0.0, 0.0),
-        };
-        let (crb, cwb) = (g(Measure::ReadBytesPerS), g(Measure::WriteBytesPerS));
-        let (rm, wm) = match (fstat("total_mb_s"), crb, cwb) {
-            (Some(t), Some(a), Some(b)) if a + b > 0.0 => (t * a / (a + b), t * b / (a + b)),
-            (Some(t), _, _) => (t, 0.0),
-            _ => (0.0, 0.0),
-        };
-        let kib = |bytes: Option<f64>, iops: Option<f64>| match (bytes, iops) {
-            (Some(b), Some(n)) if n > 0.0 && b > 0.0 => Some(b / n / 1024.0),
-            _ => None,
-        };
-        let r6 = |v: f64| (v * 1e6).round() / 1e6;
-        // When the sample closest to the sizing figure has no reads (or writes), the request size
-        // comes from the averages over all samples: MB/s (10^6 B) ÷ IOPS.
-        let avg_kib = |mb: &str, iops: &str| {
-            let st = |m: &str| {
-                front
-                    .as_ref()
-                    .and_then(|(s, _)| s.statistics.get(m))
-                    .and_then(|s| s.avg)
+    let no_statistics = BTreeMap::new();
+    let fstats = front
+        .as_ref()
+        .map_or(&no_statistics, |(s, _)| &s.statistics);
+    let fstat = |m: &str| sizing::at(fstats, m, settings);
+    let favg = |m: &str| fstats.get(m).and_then(|s| s.avg);
+    // The read/write IOPS at the sizing figure, once it is sized.
+    let mut split: Option<(f64, f64)> = None;
+    let sized = sizing::size(
+        rules,
+        settings,
+        fstats,
+        "total_iops",
+        RuleWarnings::WithRecommendation,
+        &mut warnings,
+        |target, warnings| {
+            // The sample whose total is closest to the sizing figure gives the IO character: its
+            // read/write split and sizes, scaled to the figure (independent percentiles of reads
+            // and writes do not add up to the total's).
+            let cs: Option<&HashMap<Measure, f64>> = front.as_ref().and_then(|(_, t)| {
+                let i = sizing::closest(
+                    Some(target),
+                    t.values().map(|v| v.get(&Measure::TotalIops).copied()),
+                )?;
+                t.values().nth(i)
+            });
+            let g = |m: Measure| cs.and_then(|c| c.get(&m).copied());
+            let (r, w) = sizing::proportional(target, g(Measure::ReadIops), g(Measure::WriteIops))
+                .unwrap_or((0.0, 0.0));
+            let (crb, cwb) = (g(Measure::ReadBytesPerS), g(Measure::WriteBytesPerS));
+            let (rm, wm) = match fstat("total_mb_s") {
+                Some(t) => sizing::proportional(t, crb, cwb).unwrap_or((t, 0.0)),
+                None => (0.0, 0.0),
             };
-            match (st(mb), st(iops)) {
+            let kib = |bytes: Option<f64>, iops: Option<f64>| match (bytes, iops) {
+                (Some(b), Some(n)) if n > 0.0 && b > 0.0 => Some(b / n / 1024.0),
+                _ => None,
+            };
+            // When the sample closest to the sizing figure has no reads (or writes), the request
+            // size comes from the averages over all samples: MB/s (10^6 B) ÷ IOPS.
+            let avg_kib = |mb: &str, iops: &str| match (favg(mb), favg(iops)) {
                 (Some(b), Some(n)) if n > 0.0 && b > 0.0 => Some(b * 1e6 / n / 1024.0),
                 _ => None,
-            }
-        };
-        demand = Demand {
-            required_iops: r6(target),
-            read_iops: r6(r),
-            write_iops: r6(w),
-            read_mb_s: r6(rm),
-            write_mb_s: r6(wm),
-            avg_read_kib: kib(crb, g(Measure::ReadIops))
-                .or_else(|| avg_kib("read_mb_s", "read_iops"))
-                .map(r6),
-            avg_write_kib: kib(cwb, g(Measure::WriteIops))
-                .or_else(|| avg_kib("write_mb_s", "write_iops"))
-                .map(r6),
-            capacity_gib: settings.capacity_gib,
-            ..Demand::default()
-        };
-        // The front end's read latency (weighted by reads) grades on the IO report card: as a
-        // small random read when reads average at most SMALL_READ_KIB, else as a large read.
-        if let Some(lat) = front
-            .as_ref()
-            .and_then(|(s, _)| s.statistics.get("read_latency_ms"))
-            .and_then(|s| s.avg)
-        {
-            // An unknown read size grades nothing.
-            match demand.avg_read_kib {
-                Some(k) if k <= SMALL_READ_KIB => {
-                    demand.single_block_read_ms = Some(r6(lat))
+            };
+            let mut demand = Demand {
+                required_iops: trim6(target),
+                read_iops: trim6(r),
+                write_iops: trim6(w),
+                read_mb_s: trim6(rm),
+                write_mb_s: trim6(wm),
+                avg_read_kib: kib(crb, g(Measure::ReadIops))
+                    .or_else(|| avg_kib("read_mb_s", "read_iops"))
+                    .map(trim6),
+                avg_write_kib: kib(cwb, g(Measure::WriteIops))
+                    .or_else(|| avg_kib("write_mb_s", "write_iops"))
+                    .map(trim6),
+                capacity_gib: settings.capacity_gib,
+                ..Demand::default()
+            };
+            // The front end's read latency (weighted by reads) grades on the IO report card: as a
+            // small random read when reads average at most SMALL_READ_KIB, else as a large read.
+            if let Some(lat) = favg("read_latency_ms") {
+                // An unknown read size grades nothing.
+                match demand.avg_read_kib {
+                    Some(k) if k <= SMALL_READ_KIB => demand.single_block_read_ms = Some(trim6(lat)),
+                    Some(_) => demand.large_read_ms = Some(trim6(lat)),
+                    None => {}
                 }
-                Some(_) => demand.large_read_ms = Some(r6(lat)),
-                None => {}
+                demand.latency_basis = Some(format!(
+                    "front-end read latency, read-weighted average over the samples (average read {})",
+                    demand
+                        .avg_read_kib
+                        .map_or("unknown".to_string(), |k| format!("{k:.1} KiB"))
+                ));
             }
-            demand.latency_basis = Some(format!(
-                "front-end read latency, read-weighted average over the samples (average read {})",
-                demand
-                    .avg_read_kib
-                    .map_or("unknown".to_string(), |k| format!("{k:.1} KiB"))
-            ));
-        }
-        if r + w <= 0.0 {
-            warnings.push(Warning {
-                id: "split_unknown".into(),
-                message: "the front end gives no read/write split: the rules treat every IO as a write, the worst case for RAID".into(),
-            });
-        }
-        let opts = Options {
-            headroom_pct: settings.headroom_pct,
-            platforms: settings.platforms.clone(),
-            figure_decimals: Some(2),
-            formula: Some("front-end read + write IOPS".into()),
-            instance: settings.instance.clone(),
-        };
-        let rec = rules::recommend(rules, &demand, &opts);
-        recommendation = Some(rec);
+            if r + w <= 0.0 {
+                warnings.push(Warning {
+                    id: "split_unknown".into(),
+                    message: "the front end gives no read/write split: the rules treat every IO as a write, the worst case for RAID".into(),
+                });
+            }
+            split = Some((r, w));
+            Some(DemandAt {
+                demand,
+                figure_decimals: 2,
+                formula: Some("front-end read + write IOPS".into()),
+            })
+        },
+    );
+    let mut policies = Vec::new();
+    let (mut disk_groups, mut policy) = (None, None);
+    if let Some((r, w)) = split {
         // Policies.
         for p in &vr.policies {
             policies.push(PolicyRow {
@@ -547,8 +531,8 @@ pub(crate) fn one(
         disk_groups,
         policy,
         size_on,
-        demand,
-        recommendation,
+        demand: sized.demand,
+        recommendation: sized.recommendation,
         warnings,
     }
 }

@@ -8,9 +8,9 @@ use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
 use crate::metrics::{self, Formula, Workload};
 use crate::model::series::{series_stats, SeriesStats};
 use crate::model::{DataFrame, PolarsResult, View};
-use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
+use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
-use crate::sizing::sustained_minutes;
+use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings};
 use crate::subject::awr::{interval_of, kind_name, Analysis, FormulaInfo, Interval, ReportInfo};
 use crate::warning::{fmt_grouped, Warning};
 
@@ -492,27 +492,19 @@ pub(crate) fn database(
         "measured_iops"
     };
     let size_on = settings.size_on;
-    let stat = |f: &str| statistics.get(f).and_then(|s: &SeriesStats| s.get(size_on));
+    let stat = |f: &str| sizing::at(&statistics, f, settings);
     let target = stat(basis);
+    let basis_of: fn(&Workload) -> &metrics::Metric = if basis == "required_iops" {
+        |w| &w.required_iops
+    } else {
+        |w| &w.measured_iops
+    };
     // The interval whose sizing IOPS is closest to the statistic gives the IO character.
-    let character = counted
-        .iter()
-        .enumerate()
-        .filter_map(|(i, iv)| {
-            let v = if basis == "required_iops" {
-                iv.workload.required_iops.value
-            } else {
-                iv.workload.measured_iops.value
-            }?;
-            Some((i, (v - target.unwrap_or(v)).abs()))
-        })
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(i, _)| i);
+    let character = sizing::closest(target, counted.iter().map(|iv| basis_of(&iv.workload).value));
     let character_row: Option<&IntervalRow> = character.map(|i| counted[i]);
     let character_interval = character_row
         .and_then(|c| intervals.iter().position(|i| std::ptr::eq(i, c)))
         .unwrap_or(0);
-    let cw = character_row.map(|c| &c.workload);
 
     if basis == "measured_iops" {
         let why = intervals
@@ -575,34 +567,36 @@ pub(crate) fn database(
         }
     }
 
-    let mut recommendation = None;
-    let mut demand = Demand {
-        capacity_gib: settings.capacity_gib,
-        ..Demand::default()
-    };
     // Throughput: the statistic of total MB/s (the figure printed), split between reads and
     // writes in the proportion of their own statistics.
-    let (read_mb_s, write_mb_s) = match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s"))
-    {
-        (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
-        (_, r, w) => (r.unwrap_or(0.0), w.unwrap_or(0.0)),
-    };
-    match (target, cw) {
-        (Some(t), Some(cw)) => {
-            // Unrounded figures, trimmed of float noise (1e-6) so the JSON reads 3150.22, not
-            // 3150.2200000000003.
-            let r6 = |v: f64| (v * 1e6).round() / 1e6;
-            let o6 = |v: Option<f64>| v.map(r6);
+    let (read_mb_s, write_mb_s) = stat("total_mb_s")
+        .and_then(|t| sizing::proportional(t, stat("read_mb_s"), stat("write_mb_s")))
+        .unwrap_or((
+            stat("read_mb_s").unwrap_or(0.0),
+            stat("write_mb_s").unwrap_or(0.0),
+        ));
+    let sized = sizing::size(
+        rules,
+        settings,
+        &statistics,
+        basis,
+        RuleWarnings::AsWarnings,
+        &mut warnings,
+        |t, _| {
+            let c = character_row?;
+            let cw = &c.workload;
+            // Unrounded figures, trimmed of float noise.
+            let o6 = |v: Option<f64>| v.map(trim6);
             let p95 = |r: &Option<crate::metrics::P95Range>| {
                 r.as_ref()
                     .map(|r| (r.lo_ms, r.hi_ms.unwrap_or(f64::INFINITY)))
             };
-            demand = Demand {
-                required_iops: r6(t),
-                read_iops: r6(stat("read_iops").unwrap_or(0.0)),
-                write_iops: r6(stat("write_iops").unwrap_or(0.0)),
-                read_mb_s: r6(read_mb_s),
-                write_mb_s: r6(write_mb_s),
+            let demand = Demand {
+                required_iops: trim6(t),
+                read_iops: trim6(stat("read_iops").unwrap_or(0.0)),
+                write_iops: trim6(stat("write_iops").unwrap_or(0.0)),
+                read_mb_s: trim6(read_mb_s),
+                write_mb_s: trim6(write_mb_s),
                 avg_read_kib: o6(cw.avg_read_kib.exact),
                 avg_write_kib: o6(cw.avg_write_kib.exact),
                 small_read_share: match (cw.small_read_iops.exact, cw.read_iops.exact) {
@@ -614,22 +608,15 @@ pub(crate) fn database(
                 single_block_read_ms: o6(cw.db_file_sequential_read_ms.exact),
                 log_write_ms: o6(cw.log_file_parallel_write_ms.exact),
                 capacity_gib: settings.capacity_gib,
-                window_minutes: character_row.and_then(|c| c.interval.elapsed_min),
+                window_minutes: c.interval.elapsed_min,
                 peak_minutes: sustained_minutes(
-                    counted.iter().map(|i| {
-                        (
-                            if basis == "required_iops" {
-                                i.workload.required_iops.exact
-                            } else {
-                                i.workload.measured_iops.exact
-                            },
-                            i.interval.elapsed_min,
-                        )
-                    }),
+                    counted
+                        .iter()
+                        .map(|i| (basis_of(&i.workload).exact, i.interval.elapsed_min)),
                     t,
                 )
-                .or(character_row.and_then(|c| c.interval.elapsed_min)),
-                mean_iops: statistics.get(basis).and_then(|s| s.avg).map(r6),
+                .or(c.interval.elapsed_min),
+                mean_iops: statistics.get(basis).and_then(|s| s.avg).map(trim6),
                 large_read_ms: o6(cw.db_file_scattered_read_ms.exact),
                 latency_basis: None,
                 avg_log_write_kib: o6(cw.avg_redo_write_kib.exact),
@@ -637,27 +624,15 @@ pub(crate) fn database(
                 large_read_p95: p95(&cw.multiblock_read_p95),
                 log_write_p95: p95(&cw.log_write_p95),
             };
-            let opts = Options {
-                headroom_pct: settings.headroom_pct,
-                platforms: settings.platforms.clone(),
-                figure_decimals: Some(cw.required_iops.decimals),
+            Some(DemandAt {
+                demand,
+                figure_decimals: cw.required_iops.decimals,
                 formula: None,
-                instance: settings.instance.clone(),
-            };
-            let rec = rules::recommend(rules, &demand, &opts);
-            for f in rec
-                .fired_rules
-                .iter()
-                .filter(|f| f.effect == rules::Effect::Warn)
-            {
-                warnings.push(Warning {
-                    id: f.id.clone(),
-                    message: f.message.clone(),
-                });
-            }
-            recommendation = Some(rec);
-        }
-        _ => warnings.push(Warning {
+            })
+        },
+    );
+    if sized.recommendation.is_none() {
+        warnings.push(Warning {
             id: "cannot_size".into(),
             message: format!(
                 "cannot size: no interval has a known {} ({})",
@@ -667,7 +642,7 @@ pub(crate) fn database(
                     .find_map(|i| i.workload.measured_iops.unknown_reason.clone())
                     .unwrap_or_else(|| "every interval was left out".into())
             ),
-        }),
+        });
     }
     let mut instances: Vec<String> = known.into_values().collect();
     instances.dedup();
@@ -692,9 +667,9 @@ pub(crate) fn database(
         size_on,
         character_interval,
         required_iops_formula: formula_info.clone(),
-        demand,
+        demand: sized.demand,
         sizing_basis: basis.to_string(),
-        recommendation,
+        recommendation: sized.recommendation,
         warnings,
     })
 }

@@ -9,9 +9,9 @@ use sizer_parsers::disk::{self, DateOrder, DeviceRole, Skip, Stamp};
 use crate::figures::*;
 use crate::ingest::{DevSeries, HostRow, HostSource};
 use crate::model::series::{p95_p99_f32, series_stats, SeriesStats};
-use crate::rules::{self, Demand, Options, Recommendation, RuleSet};
+use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{DeviceSelection, DeviceSettings, Settings, SizeOn};
-use crate::sizing::{sustained_minutes, SMALL_READ_KIB};
+use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings, SMALL_READ_KIB};
 use crate::warning::Warning;
 
 // ---------------------------------------------------------------------------------------------
@@ -629,118 +629,95 @@ pub(crate) fn host(
 
     // Sizing from the host totals.
     let size_on = settings.size_on;
-    let stat = |f: &str| statistics.get(f).and_then(|s: &SeriesStats| s.get(size_on));
-    let mut demand = Demand {
-        capacity_gib: settings.capacity_gib,
-        ..Demand::default()
-    };
-    let mut recommendation = None;
-    if let Some(target) = stat("total_iops") {
-        let character = series
-            .iter()
-            .enumerate()
-            .filter_map(|(i, x)| x.2[TOTAL_IOPS].map(|v| (i, (v - target).abs())))
-            .min_by(|a, b| a.1.total_cmp(&b.1))
-            .map(|(i, _)| i);
-        let cf = character
-            .map(|i| series[i].2)
-            .unwrap_or([None; HOST_FIGURES]);
-        let (read_mb, write_mb) = match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s"))
-        {
-            (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
-            (Some(t), None, None) => (t, 0.0),
-            (_, r, w) => (r.unwrap_or(0.0), w.unwrap_or(0.0)),
-        };
-        // The read/write split of the interval whose total is closest to the sizing figure, scaled
-        // to that figure: independent percentiles of r/s and w/s do not add up to the total's.
-        let (ri, wi) = match (cf[READ_IOPS], cf[WRITE_IOPS], cf[TOTAL_IOPS]) {
-            (Some(r), Some(w), Some(t)) if t > 0.0 => (target * r / t, target * w / t),
-            (Some(r), Some(w), _) if r + w > 0.0 => (target * r / (r + w), target * w / (r + w)),
-            _ => {
-                warnings.push(Warning {
-                    id: "split_unknown".into(),
-                    message: "the logs give no read/write request split (a total only): the rules treat every IO as a write, the worst case for RAID".into(),
-                });
-                (0.0, 0.0)
-            }
-        };
-        // Throughput: the sizing statistic of MB/s, split like that interval's bytes.
-        let (read_mb, write_mb) = match (stat("total_mb_s"), cf[READ_MB], cf[WRITE_MB]) {
-            (Some(t), Some(r), Some(w)) if r + w > 0.0 => (t * r / (r + w), t * w / (r + w)),
-            _ => (read_mb, write_mb),
-        };
-        let kib = |b: Option<f64>, n: Option<f64>| match (b, n) {
-            (Some(b), Some(n)) if n > 0.0 => Some(b * 1e6 / n / 1024.0),
-            _ => None,
-        };
-        let r6 = |v: f64| (v * 1e6).round() / 1e6;
-        let avg_read_kib = kib(cf[READ_MB], cf[READ_IOPS]);
-        let r_await = statistics.get("r_await_ms").and_then(|s| s.avg);
-        // None when the read size is unknown: the latency is then not graded.
-        let small_reads = avg_read_kib.map(|k| k <= SMALL_READ_KIB);
-        demand = Demand {
-            required_iops: r6(target),
-            read_iops: r6(ri),
-            write_iops: r6(wi),
-            read_mb_s: r6(read_mb),
-            write_mb_s: r6(write_mb),
-            avg_read_kib: kib(cf[READ_MB], cf[READ_IOPS]).map(r6),
-            avg_write_kib: kib(cf[WRITE_MB], cf[WRITE_IOPS]).map(r6),
-            small_read_share: None,
-            direct_read_share: None,
-            cache_hit_pct: None,
-            // Small reads' r_await is the OS view of a single-block read; large reads are
-            // graded as sequential reads.
-            single_block_read_ms: (small_reads == Some(true))
-                .then_some(r_await)
-                .flatten()
-                .map(r6),
-            large_read_ms: (small_reads == Some(false))
-                .then_some(r_await)
-                .flatten()
-                .map(r6),
-            log_write_ms: None,
-            avg_log_write_kib: None,
-            single_block_read_p95: None,
-            large_read_p95: None,
-            log_write_p95: None,
-            capacity_gib: settings.capacity_gib,
-            window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
-            peak_minutes: sustained_minutes(
-                series
-                    .iter()
-                    .zip(&lens)
-                    .map(|(x, l)| (x.2[TOTAL_IOPS], l.or(med).map(|s| s / 60.0))),
-                target,
-            ),
-            mean_iops: statistics.get("total_iops").and_then(|s| s.avg).map(r6),
-            latency_basis: r_await.map(|_| {
-                format!(
-                    "iostat r_await, request-weighted average over the log (average read {} KiB)",
-                    avg_read_kib.map_or("unknown".to_string(), |k| format!("{k:.1}"))
-                )
-            }),
-        };
-        let opts = Options {
-            headroom_pct: settings.headroom_pct,
-            platforms: settings.platforms.clone(),
-            figure_decimals: Some(2),
-            formula: Some("host total r/s + w/s + d/s (sysstat tps)".into()),
-            instance: settings.instance.clone(),
-        };
-        let rec = rules::recommend(rules, &demand, &opts);
-        for f in rec
-            .fired_rules
-            .iter()
-            .filter(|f| f.effect == rules::Effect::Warn)
-        {
-            warnings.push(Warning {
-                id: f.id.clone(),
-                message: f.message.clone(),
-            });
-        }
-        recommendation = Some(rec);
-    } else {
+    let stat = |f: &str| sizing::at(&statistics, f, settings);
+    let sized = sizing::size(
+        rules,
+        settings,
+        &statistics,
+        "total_iops",
+        RuleWarnings::AsWarnings,
+        &mut warnings,
+        |target, warnings| {
+            let character = sizing::closest(Some(target), series.iter().map(|x| x.2[TOTAL_IOPS]));
+            let cf = character
+                .map(|i| series[i].2)
+                .unwrap_or([None; HOST_FIGURES]);
+            let (read_mb, write_mb) =
+                match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s")) {
+                    (Some(t), None, None) => (t, 0.0),
+                    (t, r, w) => t
+                        .and_then(|t| sizing::proportional(t, r, w))
+                        .unwrap_or((r.unwrap_or(0.0), w.unwrap_or(0.0))),
+                };
+            // The read/write split of the interval whose total is closest to the sizing figure,
+            // scaled to that figure: independent percentiles of r/s and w/s do not add up to the
+            // total's.
+            let (ri, wi) = match (cf[READ_IOPS], cf[WRITE_IOPS], cf[TOTAL_IOPS]) {
+                (Some(r), Some(w), Some(t)) if t > 0.0 => (target * r / t, target * w / t),
+                (r, w, _) => sizing::proportional(target, r, w).unwrap_or_else(|| {
+                    warnings.push(Warning {
+                        id: "split_unknown".into(),
+                        message: "the logs give no read/write request split (a total only): the rules treat every IO as a write, the worst case for RAID".into(),
+                    });
+                    (0.0, 0.0)
+                }),
+            };
+            // Throughput: the sizing statistic of MB/s, split like that interval's bytes.
+            let (read_mb, write_mb) = stat("total_mb_s")
+                .and_then(|t| sizing::proportional(t, cf[READ_MB], cf[WRITE_MB]))
+                .unwrap_or((read_mb, write_mb));
+            let kib = |b: Option<f64>, n: Option<f64>| match (b, n) {
+                (Some(b), Some(n)) if n > 0.0 => Some(b * 1e6 / n / 1024.0),
+                _ => None,
+            };
+            let avg_read_kib = kib(cf[READ_MB], cf[READ_IOPS]);
+            let r_await = statistics.get("r_await_ms").and_then(|s| s.avg);
+            // None when the read size is unknown: the latency is then not graded.
+            let small_reads = avg_read_kib.map(|k| k <= SMALL_READ_KIB);
+            let demand = Demand {
+                required_iops: trim6(target),
+                read_iops: trim6(ri),
+                write_iops: trim6(wi),
+                read_mb_s: trim6(read_mb),
+                write_mb_s: trim6(write_mb),
+                avg_read_kib: avg_read_kib.map(trim6),
+                avg_write_kib: kib(cf[WRITE_MB], cf[WRITE_IOPS]).map(trim6),
+                // Small reads' r_await is the OS view of a single-block read; large reads are
+                // graded as sequential reads.
+                single_block_read_ms: (small_reads == Some(true))
+                    .then_some(r_await)
+                    .flatten()
+                    .map(trim6),
+                large_read_ms: (small_reads == Some(false))
+                    .then_some(r_await)
+                    .flatten()
+                    .map(trim6),
+                capacity_gib: settings.capacity_gib,
+                window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
+                peak_minutes: sustained_minutes(
+                    series
+                        .iter()
+                        .zip(&lens)
+                        .map(|(x, l)| (x.2[TOTAL_IOPS], l.or(med).map(|s| s / 60.0))),
+                    target,
+                ),
+                mean_iops: statistics.get("total_iops").and_then(|s| s.avg).map(trim6),
+                latency_basis: r_await.map(|_| {
+                    format!(
+                        "iostat r_await, request-weighted average over the log (average read {} KiB)",
+                        avg_read_kib.map_or("unknown".to_string(), |k| format!("{k:.1}"))
+                    )
+                }),
+                ..Demand::default()
+            };
+            Some(DemandAt {
+                demand,
+                figure_decimals: 2,
+                formula: Some("host total r/s + w/s + d/s (sysstat tps)".into()),
+            })
+        },
+    );
+    if sized.recommendation.is_none() {
         warnings.push(Warning {
             id: "cannot_size".into(),
             message: if series.is_empty() {
@@ -794,8 +771,8 @@ pub(crate) fn host(
         statistics,
         devices,
         size_on,
-        demand,
-        recommendation,
+        demand: sized.demand,
+        recommendation: sized.recommendation,
         awr: Vec::new(),
         warnings,
         series: out_series,
