@@ -8,7 +8,7 @@ use sizer_parsers::{ParseError, Parsed};
 use std::path::Path;
 
 use crate::model::PolarsError;
-use crate::subject::awr::{reduce, Raw};
+use crate::subject::awr::{reduce, ReducedReport};
 use crate::subject::cluster::VirtSource;
 
 use crate::figures::*;
@@ -18,7 +18,7 @@ use crate::settings::{DeviceSelection, DeviceSettings};
 /// log reduced to its host series.
 pub enum Read {
     /// An AWR or Statspack report, reduced to its model rows and a summary.
-    Awr(Box<Raw>),
+    Awr(Box<ReducedReport>),
     /// An OS disk log, reduced to its host series and device samples.
     Host(Box<HostSource>),
     /// A vSAN, esxtop or HCIBench export.

@@ -3,7 +3,7 @@
 //! # Brief overview
 //! bytes → [`sizer_parsers`] (typed records, e.g. [`sizer_parsers::awr::AwrReport`]) →
 //! [`model`] (a polars DataFrame, one row per source, instance, interval and statistic) →
-//! [`metrics`] ([`metrics::Workload`]: IOPS, MB/s, IO size, hit ratio, latency, each with unit and
+//! [`metrics`] ([`metrics::IntervalFigures`]: IOPS, MB/s, IO size, hit ratio, latency, each with unit and
 //! source) → [`rules`] ([`rules::Demand`] in, [`rules::Recommendation`] out, driven by
 //! `rules/*.toml`) → [`report`] (Markdown or JSON). [`analyze::run`] wires the stages together.
 //! OS disk logs ([`sizer_parsers::disk::DeviceLog`]: iostat, sar, sadf, nmon, OSWatcher) take the

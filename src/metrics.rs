@@ -1,6 +1,6 @@
-//! Workload metrics of one report, read from the columnar model.
+//! IntervalFigures metrics of one report, read from the columnar model.
 //!
-//! Every [`Metric`] carries its unit, the AWR statistics it came from and, when unknown, why.
+//! Every [`Figure`] carries its unit, the AWR statistics it came from and, when unknown, why.
 //! Formulas (per second over the report interval; AWR statistic names verbatim):
 //! - read IOPS = `physical read total IO requests`; write IOPS = `physical write total IO requests`;
 //!   redo writes/s = `redo writes`.
@@ -26,7 +26,7 @@ use crate::model::{section, View};
 
 /// One figure with its unit and provenance.
 #[derive(Debug, Clone, Serialize)]
-pub struct Metric {
+pub struct Figure {
     /// Value, rounded to `decimals`; `None` = unknown.
     pub value: Option<f64>,
     /// The value before rounding, for computations (statistics over intervals, sizing), so that
@@ -46,6 +46,12 @@ pub struct Metric {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown_reason: Option<String>,
 }
+
+/// The former name of [`Figure`], kept for the report layer until the merge.
+pub type Metric = Figure;
+
+/// The former name of [`IntervalFigures`], kept until the merge.
+pub type Workload = IntervalFigures;
 
 /// Decimals of a duration printed as `152.25us` / `3.23ms` / `52.86 s` / `2` once in ms, so the
 /// value keeps exactly the printed precision.
@@ -71,9 +77,9 @@ fn round(v: f64, d: u32) -> f64 {
     (v * m).round() / m
 }
 
-impl Metric {
-    fn known(v: f64, unit: &'static str, decimals: u32, from: impl Into<String>) -> Metric {
-        Metric {
+impl Figure {
+    fn known(v: f64, unit: &'static str, decimals: u32, from: impl Into<String>) -> Figure {
+        Figure {
             value: Some(round(v, decimals)),
             exact: Some(v),
             unit,
@@ -83,8 +89,8 @@ impl Metric {
             unknown_reason: None,
         }
     }
-    fn unknown(unit: &'static str, decimals: u32, from: impl Into<String>, why: String) -> Metric {
-        Metric {
+    fn unknown(unit: &'static str, decimals: u32, from: impl Into<String>, why: String) -> Figure {
+        Figure {
             value: None,
             exact: None,
             unit,
@@ -99,10 +105,10 @@ impl Metric {
         unit: &'static str,
         decimals: u32,
         from: impl Into<String>,
-    ) -> Metric {
+    ) -> Figure {
         match v {
-            Ok(v) => Metric::known(v, unit, decimals, from),
-            Err(why) => Metric::unknown(unit, decimals, from, why),
+            Ok(v) => Figure::known(v, unit, decimals, from),
+            Err(why) => Figure::unknown(unit, decimals, from, why),
         }
     }
 }
@@ -147,36 +153,36 @@ fn p95_of(v: &View, events: &[&str]) -> Option<P95Range> {
 
 /// The workload figures of one report.
 #[derive(Debug, Clone, Serialize)]
-pub struct Workload {
+pub struct IntervalFigures {
     /// `physical read total IO requests` per second.
-    pub read_iops: Metric,
+    pub read_iops: Figure,
     /// `physical write total IO requests` per second.
-    pub write_iops: Metric,
+    pub write_iops: Figure,
     /// `redo writes` per second.
-    pub redo_writes_per_s: Metric,
+    pub redo_writes_per_s: Figure,
     /// read IOPS + write IOPS.
-    pub measured_iops: Metric,
+    pub measured_iops: Figure,
     /// The rules' required-IOPS formula.
-    pub required_iops: Metric,
+    pub required_iops: Figure,
     /// IO Profile `Total Requests` Read+Write per second, as printed (cross-check).
-    pub io_profile_total_iops: Metric,
+    pub io_profile_total_iops: Figure,
     /// `physical read total bytes` per second, bytes/s (as printed).
-    pub read_bytes_per_s: Metric,
+    pub read_bytes_per_s: Figure,
     /// `physical write total bytes` per second, bytes/s (as printed).
-    pub write_bytes_per_s: Metric,
+    pub write_bytes_per_s: Figure,
     /// `physical read total bytes`/s in MB/s (10^6).
-    pub read_mb_s: Metric,
+    pub read_mb_s: Figure,
     /// `physical write total bytes`/s in MB/s (10^6).
-    pub write_mb_s: Metric,
+    pub write_mb_s: Figure,
     /// read + write MB/s.
-    pub total_mb_s: Metric,
+    pub total_mb_s: Figure,
     /// Average read request, KiB.
-    pub avg_read_kib: Metric,
+    pub avg_read_kib: Figure,
     /// Average write request, KiB.
-    pub avg_write_kib: Metric,
+    pub avg_write_kib: Figure,
     /// Average redo write, KiB: 'redo size' / 'redo writes' (interval totals). Picks the IO
     /// report card's log-write scale (1 KiB or 128 KiB writes).
-    pub avg_redo_write_kib: Metric,
+    pub avg_redo_write_kib: Figure,
     /// p95 range of single-block reads ('db file sequential read' or Exadata's 'cell single
     /// block physical read'), from the Wait Event Histogram; `None` when not printed.
     pub single_block_read_p95: Option<P95Range>,
@@ -186,29 +192,29 @@ pub struct Workload {
     /// p95 range of 'log file parallel write'.
     pub log_write_p95: Option<P95Range>,
     /// Reads as % of requests.
-    pub read_pct: Metric,
+    pub read_pct: Figure,
     /// Single-block (small) read requests/s.
-    pub small_read_iops: Metric,
+    pub small_read_iops: Figure,
     /// Multi-block (large) read requests/s.
-    pub large_read_iops: Metric,
+    pub large_read_iops: Figure,
     /// Single-block (small) write requests/s.
-    pub small_write_iops: Metric,
+    pub small_write_iops: Figure,
     /// Multi-block (large) write requests/s.
-    pub large_write_iops: Metric,
+    pub large_write_iops: Figure,
     /// Share of physical reads (blocks) that are direct path reads, bypassing the buffer cache, %.
-    pub direct_read_pct: Metric,
+    pub direct_read_pct: Figure,
     /// `Buffer Hit %` as printed.
-    pub buffer_hit_pct_printed: Metric,
+    pub buffer_hit_pct_printed: Figure,
     /// Cache read-hit % recomputed from the cache statistics.
-    pub cache_hit_pct: Metric,
+    pub cache_hit_pct: Figure,
     /// Average `db file sequential read` wait, ms.
-    pub db_file_sequential_read_ms: Metric,
+    pub db_file_sequential_read_ms: Figure,
     /// Average `db file scattered read` wait, ms.
-    pub db_file_scattered_read_ms: Metric,
+    pub db_file_scattered_read_ms: Figure,
     /// Average `log file parallel write` wait, ms.
-    pub log_file_parallel_write_ms: Metric,
+    pub log_file_parallel_write_ms: Figure,
     /// Average `log file sync` wait, ms.
-    pub log_file_sync_ms: Metric,
+    pub log_file_sync_ms: Figure,
 }
 
 /// The required-IOPS formula as chosen in the rules: term ids and the text to print.
@@ -249,7 +255,7 @@ fn missing(stat: &str, kind: &str) -> String {
 /// Statspack report), used only in wording (unknown reasons, section names).
 /// `rate_decimals` is the precision the report prints its `per Second` rates with (2 in HTML
 /// reports, 1 in most text reports): the IOPS and bytes/s figures are given to it.
-pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> Workload {
+pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> IntervalFigures {
     let rate = |stat: &str| -> Result<f64, String> {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.per_second)
@@ -325,7 +331,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
                 "the report prints no Buffer Hit % (Instance Efficiency Percentages)".to_string()
             }
         });
-    let wait = |sec: &'static str, other: &'static str, ev: &'static str, from: &str| -> Metric {
+    let wait = |sec: &'static str, other: &'static str, ev: &'static str, from: &str| -> Figure {
         // Exadata reports the same waits under the cell events; where both are printed, the one
         // with more waits is the database's real single-block / multiblock read.
         let exa = match ev {
@@ -334,7 +340,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             _ => None,
         };
         let pick = |table: &'static str| {
-            let mut best: Option<(&str, crate::model::Values)> = None;
+            let mut best: Option<(&str, crate::model::Cells)> = None;
             for name in std::iter::once(ev).chain(exa) {
                 if let Some(r) = v.get(table, name).filter(|r| r.value.is_some()) {
                     let more = best
@@ -379,11 +385,11 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
                 } else {
                     from
                 };
-                let mut m = Metric::known(ms, "ms", d, from);
+                let mut m = Figure::known(ms, "ms", d, from);
                 m.printed = printed;
                 m
             }
-            None => Metric::unknown(
+            None => Figure::unknown(
                 "ms",
                 2,
                 from,
@@ -413,50 +419,50 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             .collect::<Vec<_>>()
             .join(" + ")
     );
-    Workload {
-        read_iops: Metric::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
-        write_iops: Metric::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
-        redo_writes_per_s: Metric::of(redo, "writes/s", rate_decimals, "'redo writes' per Second"),
-        measured_iops: Metric::of(
+    IntervalFigures {
+        read_iops: Figure::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
+        write_iops: Figure::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
+        redo_writes_per_s: Figure::of(redo, "writes/s", rate_decimals, "'redo writes' per Second"),
+        measured_iops: Figure::of(
             measured.clone(),
             "IOPS",
             rate_decimals,
             format!("'{RD}' + '{WR}' per Second"),
         ),
-        required_iops: Metric::of(required, "IOPS", rate_decimals, formula_from),
-        io_profile_total_iops: Metric::of(
+        required_iops: Figure::of(required, "IOPS", rate_decimals, formula_from),
+        io_profile_total_iops: Figure::of(
             io_total,
             "IOPS",
             io_decimals,
             "IO Profile 'Total Requests' Read+Write per Second (as printed)",
         ),
-        read_bytes_per_s: Metric::of(rb.clone(), "bytes/s", rate_decimals, format!("'{RB}' per Second")),
-        write_bytes_per_s: Metric::of(wb.clone(), "bytes/s", rate_decimals, format!("'{WB}' per Second")),
-        read_mb_s: Metric::of(
+        read_bytes_per_s: Figure::of(rb.clone(), "bytes/s", rate_decimals, format!("'{RB}' per Second")),
+        write_bytes_per_s: Figure::of(wb.clone(), "bytes/s", rate_decimals, format!("'{WB}' per Second")),
+        read_mb_s: Figure::of(
             rb.clone().map(|b| b / 1e6),
             "MB/s",
             2,
             format!("'{RB}' per Second / 10^6"),
         ),
-        write_mb_s: Metric::of(
+        write_mb_s: Figure::of(
             wb.clone().map(|b| b / 1e6),
             "MB/s",
             2,
             format!("'{WB}' per Second / 10^6"),
         ),
-        total_mb_s: Metric::of(
+        total_mb_s: Figure::of(
             rb.clone().and_then(|r| Ok((r + wb.clone()?) / 1e6)),
             "MB/s",
             2,
             format!("('{RB}' + '{WB}') per Second / 10^6"),
         ),
-        avg_read_kib: Metric::of(
+        avg_read_kib: Figure::of(
             ratio_kib(RB, RD),
             "KiB",
             1,
             format!("'{RB}' / '{RD}' / 1024 (interval totals)"),
         ),
-        avg_write_kib: Metric::of(
+        avg_write_kib: Figure::of(
             ratio_kib(WB, WR),
             "KiB",
             1,
@@ -471,13 +477,13 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             &["db file scattered read", "cell multiblock physical read"],
         ),
         log_write_p95: p95_of(v, &["log file parallel write"]),
-        avg_redo_write_kib: Metric::of(
+        avg_redo_write_kib: Figure::of(
             ratio_kib("redo size", "redo writes"),
             "KiB",
             1,
             "'redo size' / 'redo writes' / 1024 (interval totals)",
         ),
-        read_pct: Metric::of(
+        read_pct: Figure::of(
             (|| {
                 let (rt, wt) = (total(RD)?, total(WR)?);
                 if rt + wt > 0.0 {
@@ -490,11 +496,11 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             1,
             format!("100 × '{RD}' / ('{RD}' + '{WR}'), interval totals"),
         ),
-        small_read_iops: Metric::of(small(&r, RD, RM), "IOPS", rate_decimals, format!("'{RD}' × (1 − '{RM}' / '{RD}'), interval totals")),
-        large_read_iops: Metric::of(rate(RM), "IOPS", rate_decimals, format!("'{RM}' per Second")),
-        small_write_iops: Metric::of(small(&w, WR, WM), "IOPS", rate_decimals, format!("'{WR}' × (1 − '{WM}' / '{WR}'), interval totals")),
-        large_write_iops: Metric::of(rate(WM), "IOPS", rate_decimals, format!("'{WM}' per Second")),
-        direct_read_pct: Metric::of(
+        small_read_iops: Figure::of(small(&r, RD, RM), "IOPS", rate_decimals, format!("'{RD}' × (1 − '{RM}' / '{RD}'), interval totals")),
+        large_read_iops: Figure::of(rate(RM), "IOPS", rate_decimals, format!("'{RM}' per Second")),
+        small_write_iops: Figure::of(small(&w, WR, WM), "IOPS", rate_decimals, format!("'{WR}' × (1 − '{WM}' / '{WR}'), interval totals")),
+        large_write_iops: Figure::of(rate(WM), "IOPS", rate_decimals, format!("'{WM}' per Second")),
+        direct_read_pct: Figure::of(
             (|| {
                 let pr = total("physical reads")?;
                 let dr = total("physical reads direct")?;
@@ -508,7 +514,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             1,
             "100 × 'physical reads direct' / 'physical reads' (blocks, interval totals)",
         ),
-        buffer_hit_pct_printed: Metric::of(
+        buffer_hit_pct_printed: Figure::of(
             printed_hit,
             "%",
             2,
@@ -518,7 +524,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
                 "Instance Efficiency Percentages 'Buffer Hit %' (as printed)"
             },
         ),
-        cache_hit_pct: Metric::of(
+        cache_hit_pct: Figure::of(
             hit,
             "%",
             2,

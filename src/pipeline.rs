@@ -11,7 +11,7 @@ use crate::model::{DataFrame, Model};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
 use crate::subject::awr::{
-    duplicate_key, fingerprint, finish, formula_of, report_analysis, Analysis, DuplicateKey, Extract,
+    duplicate_key, fingerprint, finish, formula_of, report_analysis, Analysis, DuplicateKey, ReportFrame,
     ReportInfo,
 };
 use crate::ingest::{read_input, Read, ReadError};
@@ -169,7 +169,7 @@ pub fn run_inputs(
     let batch_len = rayon::current_num_threads().max(1) * 8;
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
-    let mut extracts: Vec<Extract> = Vec::new();
+    let mut extracts: Vec<ReportFrame> = Vec::new();
     let mut seen: HashMap<DuplicateKey, (String, Vec<Option<f64>>)> = HashMap::new();
     let mut host_sources: Vec<crate::ingest::HostSource> = Vec::new();
     let mut virt_sources: Vec<cluster::VirtSource> = Vec::new();

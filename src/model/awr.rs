@@ -444,7 +444,7 @@ impl View {
             let (Some(s), Some(n)) = (sect.get(i), stat.get(i)) else {
                 continue;
             };
-            map.entry((s.to_string(), n.to_string())).or_insert(Values {
+            map.entry((s.to_string(), n.to_string())).or_insert(Cells {
                 total: vals[0].get(i),
                 per_second: vals[1].get(i),
                 per_trans: vals[2].get(i),
@@ -458,7 +458,7 @@ impl View {
 
 /// The numeric cells of one model row.
 #[derive(Debug, Clone, Default)]
-pub struct Values {
+pub struct Cells {
     /// `total` column.
     pub total: Option<f64>,
     /// `per_second` column.
@@ -474,12 +474,12 @@ pub struct Values {
 /// The model's rows of one source/instance keyed by (section, statistic).
 #[derive(Debug, Default)]
 pub struct View {
-    map: std::collections::HashMap<(String, String), Values>,
+    map: std::collections::HashMap<(String, String), Cells>,
 }
 
 impl View {
     /// The row for `statistic` in `section`, if the source has it.
-    pub fn get(&self, section: &str, statistic: &str) -> Option<Values> {
+    pub fn get(&self, section: &str, statistic: &str) -> Option<Cells> {
         self.map
             .get(&(section.to_string(), statistic.to_string()))
             .cloned()
@@ -605,7 +605,7 @@ mod tests {
         for (sec, stat, total, per_second, value) in rows {
             map.insert(
                 (sec.to_string(), stat.to_string()),
-                Values {
+                Cells {
                     total: *total,
                     per_second: *per_second,
                     value: *value,

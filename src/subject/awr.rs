@@ -6,7 +6,7 @@ use chrono::NaiveDateTime;
 use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
 
-use crate::metrics::{self, Formula, Workload};
+use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::{self, DataFrame, Model, PolarsResult, SourceMeta, StatRow, View};
 use crate::rules::RuleSet;
 use crate::warning::Warning;
@@ -87,8 +87,8 @@ pub struct Analysis {
     pub instances: Vec<InstanceInfo>,
     /// Interval.
     pub interval: Interval,
-    /// Workload figures.
-    pub workload: Workload,
+    /// IntervalFigures figures.
+    pub workload: IntervalFigures,
     /// The AWR statistics behind the figures, verbatim names, as printed (Instance Activity Stats;
     /// RAC global: `System Statistics (Global)`).
     pub statistics: BTreeMap<String, StatisticValue>,
@@ -128,17 +128,17 @@ pub(crate) struct ReportInfo {
     pub(crate) statistics: BTreeMap<String, StatisticValue>,
 }
 
-pub(crate) struct Extract {
+pub(crate) struct ReportFrame {
     pub(crate) file: String,
     /// This report's rows of the model.
     pub(crate) part: DataFrame,
-    pub(crate) workload: Workload,
+    pub(crate) workload: IntervalFigures,
     pub(crate) info: ReportInfo,
 }
 
 /// A parsed report reduced to its model rows and a summary (no polars: runs in the parser
 /// threads).
-pub struct Raw {
+pub struct ReducedReport {
     pub(crate) file: String,
     pub(crate) meta: SourceMeta,
     pub(crate) rows: Vec<StatRow>,
@@ -148,7 +148,7 @@ pub struct Raw {
 /// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
 /// parser threads: polars has its own thread pool, and calling it from many jobs of another rayon
 /// pool at once nests the pools' waits on one stack.
-pub(crate) fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
+pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<ReportFrame> {
     let part = Model::build(&[(raw.meta, raw.rows)])?.df;
     let inst = match raw.info.kind {
         ReportKind::RacGlobal => "*".to_string(),
@@ -170,7 +170,7 @@ pub(crate) fn finish(raw: Raw, formula: &Formula) -> PolarsResult<Extract> {
         formula,
         raw.info.rate_decimals,
     );
-    Ok(Extract {
+    Ok(ReportFrame {
         file: raw.file,
         part,
         workload,
@@ -222,7 +222,7 @@ pub(crate) fn duplicate_key(i: &ReportInfo) -> DuplicateKey {
 
 /// Reduces a parsed report to its model rows and a summary; the report itself is dropped by the
 /// caller right after.
-pub(crate) fn reduce(file: String, r: AwrReport) -> Raw {
+pub(crate) fn reduce(file: String, r: AwrReport) -> ReducedReport {
     let (meta, rows): (SourceMeta, Vec<StatRow>) = model::awr_rows(&file, &r);
     // 'cell physical IO interconnect bytes' is counted on every platform; these are Exadata-only.
     let exadata = r.activity.iter().any(|s| {
@@ -261,7 +261,7 @@ pub(crate) fn reduce(file: String, r: AwrReport) -> Raw {
         exadata,
         statistics,
     };
-    Raw {
+    ReducedReport {
         file,
         meta,
         rows,
@@ -314,7 +314,7 @@ pub(crate) fn kind_name(k: ReportKind) -> &'static str {
     }
 }
 
-pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: Workload) -> Analysis {
+pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) -> Analysis {
     let mut warnings: Vec<Warning> = r
         .warnings
         .iter()

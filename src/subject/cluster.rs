@@ -50,7 +50,7 @@ pub struct PolicyRow {
     /// Back-end IOPS at the sizing statistic of the front end: reads × reads-per-read + writes ×
     /// (reads-per-write + writes-per-write).
     pub backend_iops: Option<f64>,
-    /// Raw capacity per usable byte.
+    /// ReducedReport capacity per usable byte.
     pub capacity_multiplier: f64,
     /// Fewest hosts.
     pub min_hosts: u32,
@@ -145,12 +145,12 @@ pub fn analyse(
         .into_iter()
         .map(|k| {
             let srcs = groups.remove(&k).unwrap_or_default();
-            one(&k, &srcs, rules, settings)
+            cluster(&k, &srcs, rules, settings)
         })
         .collect()
 }
 
-pub(crate) fn one(
+pub(crate) fn cluster(
     name: &str,
     srcs: &[VirtSource],
     rules: &RuleSet,

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde::Serialize;
 use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
 
-use crate::metrics::{self, Formula, Workload};
+use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::series::{series_stats, SeriesStats};
 use crate::model::{DataFrame, PolarsResult, View};
 use crate::rules::{Demand, Recommendation, RuleSet};
@@ -27,7 +27,7 @@ pub struct IntervalRow {
     /// Files the interval came from.
     pub sources: Vec<String>,
     /// Figures of the interval.
-    pub workload: Workload,
+    pub workload: IntervalFigures,
     /// RAC global reports: each instance's share, from `IOStat by File Type` (its `Total` row per
     /// `I#`); empty otherwise.
     pub per_instance: Vec<InstanceShare>,
@@ -73,7 +73,7 @@ pub struct DatabaseAnalysis {
     pub source_kinds: Vec<(String, String, String)>,
     /// The interval series, in time order.
     pub intervals: Vec<IntervalRow>,
-    /// Statistics of each figure over the intervals, keyed by the [`Workload`] field name.
+    /// Statistics of each figure over the intervals, keyed by the [`IntervalFigures`] field name.
     pub statistics: BTreeMap<String, SeriesStats>,
     /// The statistic the sizing uses.
     pub size_on: SizeOn,
@@ -92,8 +92,8 @@ pub struct DatabaseAnalysis {
     pub warnings: Vec<Warning>,
 }
 
-/// The figures of [`Workload`] that get series statistics: (field name, accessor).
-pub(crate) type Field = (&'static str, fn(&Workload) -> &metrics::Metric);
+/// The figures of [`IntervalFigures`] that get series statistics: (field name, accessor).
+pub(crate) type Field = (&'static str, fn(&IntervalFigures) -> &metrics::Figure);
 
 /// Figures with series statistics.
 pub const SERIES_FIELDS: [Field; 12] = [
@@ -494,7 +494,7 @@ pub(crate) fn database(
     let size_on = settings.size_on;
     let stat = |f: &str| sizing::at(&statistics, f, settings);
     let target = stat(basis);
-    let basis_of: fn(&Workload) -> &metrics::Metric = if basis == "required_iops" {
+    let basis_of: fn(&IntervalFigures) -> &metrics::Figure = if basis == "required_iops" {
         |w| &w.required_iops
     } else {
         |w| &w.measured_iops
