@@ -1,7 +1,6 @@
 //! The engine's errors. A problem with one input is not an error of the run: it becomes a
-//! [`crate::pipeline::Failure`] or [`crate::pipeline::Skipped`] entry (see
-//! [`crate::ingest::ReadError`]) and the other inputs still run. What is left is a run that
-//! cannot assemble its results at all.
+//! failure or skipped entry of the run (the ingest module's `ReadError` says which) and the
+//! other inputs still run. What is left is a run that cannot assemble its results at all.
 
 use crate::model::PolarsError;
 

@@ -14,7 +14,7 @@ use crate::pipeline::Run;
 
 /// Writes the model of `run` to `path` (`.parquet`: uncompressed-safe default codec of polars;
 /// `.csv`: comma-separated with a header row, timestamps in ISO 8601). OS disk logs' host series
-/// ([`crate::model::frames::host_series`]: one row per host and interval) go to `path` when the run has
+/// ([`crate::subject::host::series_frame`]: one row per host and interval) go to `path` when the run has
 /// no AWR database, else beside it as `<stem>.hosts.<ext>`. Returns the paths written.
 ///
 /// # Errors

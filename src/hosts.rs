@@ -3,10 +3,9 @@
 
 pub use crate::figures::{HostFigures, FIGURES};
 pub use crate::ingest::{ingest_iostat_stream, ingest_log, HostSource, Ingest};
-pub use crate::model::frames::host_series as series_frame;
 pub use crate::settings::{DeviceSelection, DeviceSettings};
 pub use crate::subject::host::{
-    hosts, DeviceFigure, DeviceStats, HostAnalysis, HostSourceInfo, SeriesRow,
+    hosts, series_frame, DeviceFigure, DeviceStats, HostAnalysis, HostSourceInfo, SeriesRow,
 };
 pub use crate::subject::host::AwrSideBySide;
 pub use crate::subject::side_by_side::side_by_side;

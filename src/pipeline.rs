@@ -68,7 +68,7 @@ pub struct Run {
     pub series: DataFrame,
     /// One per host of the OS disk logs (iostat, sar, sadf, nmon, OSWatcher, …).
     pub hosts: Vec<host::HostAnalysis>,
-    /// The host series (see [`crate::model::frames::host_series`]).
+    /// The host series (see [`host::series_frame`]).
     pub host_series: DataFrame,
     /// One per cluster, host or test run of the virtualisation exports (vSAN, esxtop, HCIBench).
     pub virtual_: Vec<cluster::VirtAnalysis>,
@@ -230,7 +230,7 @@ pub fn run_inputs(
     }
     bar.finish_and_clear();
 
-    let mut parts: Vec<DataFrame> = Vec::with_capacity(extracts.len());
+    let mut parts: Vec<Model> = Vec::with_capacity(extracts.len());
     let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
     let mut analyses = Vec::with_capacity(extracts.len());
     for x in extracts {
@@ -249,10 +249,10 @@ pub fn run_inputs(
         rules,
         settings,
     )?;
-    let series = crate::model::frames::database_series(&databases)?;
+    let series = crate::subject::database::series_frame(&databases)?;
     let mut hosts = host::hosts(host_sources, rules, settings, &settings.devices);
     side_by_side::side_by_side(&mut hosts, &analyses, &databases);
-    let host_series = crate::model::frames::host_series(&hosts)?;
+    let host_series = host::series_frame(&hosts)?;
     let virtual_ = cluster::analyse(virt_sources, rules, settings);
     Ok(Run {
         analyses,

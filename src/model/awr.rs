@@ -400,16 +400,25 @@ impl Model {
     ///
     /// # Errors
     /// A polars error if the frames' schemas differ.
-    pub fn from_parts(parts: &[DataFrame]) -> PolarsResult<Model> {
+    pub fn from_parts(parts: &[Model]) -> PolarsResult<Model> {
         let mut it = parts.iter();
         let Some(first) = it.next() else {
             return Model::build(&[]);
         };
-        let mut df = first.clone();
+        let mut df = first.df.clone();
         for p in it {
-            df.vstack_mut(p)?;
+            df.vstack_mut(&p.df)?;
         }
         Ok(Model { df })
+    }
+
+    /// The rows of `instance` (`*` for cluster-wide), as a lookup table: on one source's model
+    /// (from [`Model::build`]) that is one instance of one report.
+    ///
+    /// # Errors
+    /// A polars error if the model lacks a column of [`COLUMNS`].
+    pub fn instance_view(&self, instance: &str) -> PolarsResult<View> {
+        View::of(&self.df, instance)
     }
 
     /// The rows of one source and instance (`*` for cluster-wide), as a lookup table.

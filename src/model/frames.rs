@@ -1,36 +1,55 @@
-//! Frames.
+//! The series of every subject as polars frames, for `--export` and for engines that take over
+//! (DuckDB, Spark, polars). The subjects hand their rows over as plain values
+//! ([`DatabaseSeriesRow`], [`HostSeriesRow`]); only this module knows the frame's columns.
 
+use chrono::NaiveDateTime;
 use polars::prelude::*;
 
-use crate::figures::{FIGURES, HOST_FIGURES};
-use crate::subject::database::{DatabaseAnalysis, SERIES_FIELDS};
-use crate::subject::host::{iso, HostAnalysis};
+/// One interval of a database's series, as handed to [`database_series`].
+#[derive(Debug, Clone, Copy)]
+pub struct DatabaseSeriesRow<'a, const N: usize> {
+    /// Database key (`DB_NAME (DB Id N)`).
+    pub database: &'a str,
+    /// Interval begin (ISO 8601, database local time).
+    pub begin_time: Option<&'a str>,
+    /// Interval end.
+    pub end_time: Option<&'a str>,
+    /// Interval length, minutes.
+    pub elapsed_min: Option<f64>,
+    /// `instance`, `cluster`, `rac_sum`, `pdb`.
+    pub scope: &'a str,
+    /// Left out of the statistics.
+    pub excluded: bool,
+    /// The figures, in the order of the names given to [`database_series`] (null = unknown).
+    pub figures: [Option<f64>; N],
+}
 
-/// The interval series of every database as a polars DataFrame: one row per interval with
-/// `database`, `begin_time`, `end_time`, `elapsed_min`, `scope`, `excluded` and one f64 column
-/// per [`SERIES_FIELDS`] figure (null = unknown).
+/// The interval series of every database: one row per interval with `database`, `begin_time`,
+/// `end_time`, `elapsed_min`, `scope`, `excluded` and one f64 column per name of `figures`
+/// (null = unknown).
 ///
 /// # Errors
 /// A polars error if a column cannot be built.
-pub fn database_series(dbs: &[DatabaseAnalysis]) -> PolarsResult<DataFrame> {
+pub fn database_series<'a, const N: usize>(
+    figures: [&str; N],
+    rows: impl Iterator<Item = DatabaseSeriesRow<'a, N>>,
+) -> PolarsResult<DataFrame> {
     let mut db = Vec::new();
     let mut begin = Vec::new();
     let mut end = Vec::new();
     let mut elapsed = Vec::new();
     let mut scope = Vec::new();
     let mut excluded = Vec::new();
-    let mut fields: Vec<Vec<Option<f64>>> = vec![Vec::new(); SERIES_FIELDS.len()];
-    for d in dbs {
-        for iv in &d.intervals {
-            db.push(d.key.as_str());
-            begin.push(iv.interval.begin_time.clone());
-            end.push(iv.interval.end_time.clone());
-            elapsed.push(iv.interval.elapsed_min);
-            scope.push(iv.scope);
-            excluded.push(iv.excluded);
-            for (i, (_, get)) in SERIES_FIELDS.iter().enumerate() {
-                fields[i].push(get(&iv.workload).value);
-            }
+    let mut fields: Vec<Vec<Option<f64>>> = vec![Vec::new(); N];
+    for r in rows {
+        db.push(r.database);
+        begin.push(r.begin_time);
+        end.push(r.end_time);
+        elapsed.push(r.elapsed_min);
+        scope.push(r.scope);
+        excluded.push(r.excluded);
+        for (col, v) in fields.iter_mut().zip(r.figures) {
+            col.push(v);
         }
     }
     let n = db.len();
@@ -42,30 +61,36 @@ pub fn database_series(dbs: &[DatabaseAnalysis]) -> PolarsResult<DataFrame> {
         Column::new("scope".into(), scope),
         Column::new("excluded".into(), excluded),
     ];
-    for ((name, _), v) in SERIES_FIELDS.iter().zip(fields) {
+    for (name, v) in figures.iter().zip(fields) {
         cols.push(Column::new((*name).into(), v));
     }
     DataFrame::new(n, cols)
 }
 
-/// The host series of every host as a polars DataFrame: one row per interval with `host`,
-/// `time` (ISO 8601), `interval_s` and one f64 column per host figure (null = unknown).
+/// One interval of a host's series, as handed to [`host_series`]: host, end time, length in
+/// seconds, and the figures in the order of the names given.
+pub type HostSeriesRow<'a> = (&'a str, Option<NaiveDateTime>, f64, &'a [Option<f64>]);
+
+/// The host series of every host: one row per interval with `host`, `time` (ISO 8601, the host's
+/// local time unless its logs are UTC), `interval_s` and one f64 column per name of `figures`
+/// (null = unknown).
 ///
 /// # Errors
 /// A polars error if a column cannot be built.
-pub fn host_series(hosts: &[HostAnalysis]) -> PolarsResult<DataFrame> {
+pub fn host_series<'a>(
+    figures: &[&str],
+    rows: impl Iterator<Item = HostSeriesRow<'a>>,
+) -> PolarsResult<DataFrame> {
     let mut host = Vec::new();
     let mut time = Vec::new();
     let mut len = Vec::new();
-    let mut cols: Vec<Vec<Option<f64>>> = vec![Vec::new(); HOST_FIGURES];
-    for h in hosts {
-        for (t, w, v) in &h.series {
-            host.push(h.host.as_str());
-            time.push(iso(*t));
-            len.push(*w);
-            for (i, c) in cols.iter_mut().enumerate() {
-                c.push(v[i]);
-            }
+    let mut cols: Vec<Vec<Option<f64>>> = vec![Vec::new(); figures.len()];
+    for (h, t, w, v) in rows {
+        host.push(h);
+        time.push(t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string()));
+        len.push(w);
+        for (c, x) in cols.iter_mut().zip(v) {
+            c.push(*x);
         }
     }
     let n = host.len();
@@ -74,8 +99,8 @@ pub fn host_series(hosts: &[HostAnalysis]) -> PolarsResult<DataFrame> {
         Column::new("time".into(), time),
         Column::new("interval_s".into(), len),
     ];
-    for (i, c) in cols.into_iter().enumerate() {
-        columns.push(Column::new(FIGURES[i].0.into(), c));
+    for (name, c) in figures.iter().zip(cols) {
+        columns.push(Column::new((*name).into(), c));
     }
     DataFrame::new(n, columns)
 }

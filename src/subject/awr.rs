@@ -7,7 +7,7 @@ use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
 
 use crate::metrics::{self, Formula, IntervalFigures};
-use crate::model::{self, DataFrame, Model, PolarsResult, SourceMeta, StatRow, View};
+use crate::model::{self, Model, PolarsResult, SourceMeta, StatRow};
 use crate::rules::RuleSet;
 use crate::warning::Warning;
 
@@ -131,7 +131,7 @@ pub(crate) struct ReportInfo {
 pub(crate) struct ReportFrame {
     pub(crate) file: String,
     /// This report's rows of the model.
-    pub(crate) part: DataFrame,
+    pub(crate) part: Model,
     pub(crate) workload: IntervalFigures,
     pub(crate) info: ReportInfo,
 }
@@ -149,7 +149,7 @@ pub struct ReducedReport {
 /// parser threads: polars has its own thread pool, and calling it from many jobs of another rayon
 /// pool at once nests the pools' waits on one stack.
 pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<ReportFrame> {
-    let part = Model::build(&[(raw.meta, raw.rows)])?.df;
+    let part = Model::build(&[(raw.meta, raw.rows)])?;
     let inst = match raw.info.kind {
         ReportKind::RacGlobal => "*".to_string(),
         _ => raw
@@ -165,7 +165,7 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
         kind_name(raw.info.kind)
     };
     let workload = metrics::workload(
-        &View::of(&part, &inst)?,
+        &part.instance_view(&inst)?,
         kind,
         formula,
         raw.info.rate_decimals,

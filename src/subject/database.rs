@@ -7,7 +7,8 @@ use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
 
 use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::series::{series_stats, SeriesStats};
-use crate::model::{DataFrame, PolarsResult, View};
+use crate::model::frames::{database_series, DatabaseSeriesRow};
+use crate::model::{DataFrame, Model, PolarsResult, View};
 use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
 use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings};
@@ -135,7 +136,7 @@ pub(crate) type DbKey = (u64, String, String);
 
 pub(crate) fn databases(
     infos: &[(String, ReportInfo)],
-    parts: &[DataFrame],
+    parts: &[Model],
     analyses: &[Analysis],
     formula: &Formula,
     formula_info: &FormulaInfo,
@@ -250,7 +251,7 @@ pub(crate) fn database(
     key: &DbKey,
     members: &[usize],
     infos: &[(String, ReportInfo)],
-    parts: &[DataFrame],
+    parts: &[Model],
     analyses: &[Analysis],
     formula: &Formula,
     formula_info: &FormulaInfo,
@@ -317,7 +318,7 @@ pub(crate) fn database(
                         .instances
                         .first()
                         .map_or("*", |i| i.name.as_str());
-                    View::of(&parts[m], inst)
+                    parts[m].instance_view(inst)
                 })
                 .collect::<PolarsResult<_>>()?;
             let vs: Vec<&View> = owned.iter().collect();
@@ -339,7 +340,7 @@ pub(crate) fn database(
         if scope == "cluster" {
             let m = used[0];
             for i in &infos[m].1.instances {
-                let v = View::of(&parts[m], &i.name)?;
+                let v = parts[m].instance_view(&i.name)?;
                 let get = |col: &str| {
                     v.get(
                         crate::model::section::IOSTAT_FILETYPE,
@@ -672,4 +673,25 @@ pub(crate) fn database(
         recommendation: sized.recommendation,
         warnings,
     })
+}
+
+/// The interval series of every database as a frame (see
+/// [`crate::model::frames::database_series`]): one row per interval, one column per
+/// [`SERIES_FIELDS`] figure (its rounded value).
+///
+/// # Errors
+/// A polars error if a column cannot be built.
+pub fn series_frame(dbs: &[DatabaseAnalysis]) -> PolarsResult<DataFrame> {
+    let rows = dbs.iter().flat_map(|d| {
+        d.intervals.iter().map(move |iv| DatabaseSeriesRow {
+            database: d.key.as_str(),
+            begin_time: iv.interval.begin_time.as_deref(),
+            end_time: iv.interval.end_time.as_deref(),
+            elapsed_min: iv.interval.elapsed_min,
+            scope: iv.scope,
+            excluded: iv.excluded,
+            figures: SERIES_FIELDS.map(|(_, get)| get(&iv.workload).value),
+        })
+    });
+    database_series(SERIES_FIELDS.map(|(name, _)| name), rows)
 }

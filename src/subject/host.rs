@@ -8,6 +8,8 @@ use sizer_parsers::disk::{self, DateOrder, DeviceRole, Skip, Stamp};
 
 use crate::figures::*;
 use crate::ingest::{DevSeries, HostRow, HostSource};
+use crate::model::frames::host_series;
+use crate::model::{DataFrame, PolarsResult};
 use crate::model::series::{p95_p99_f32, series_stats, SeriesStats};
 use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{DeviceSelection, DeviceSettings, Settings, SizeOn};
@@ -777,4 +779,20 @@ pub(crate) fn host(
         warnings,
         series: out_series,
     }
+}
+
+/// The host series of every host as a frame (see [`crate::model::frames::host_series`]): one row
+/// per interval with `host`, `time`, `interval_s` and the host figures ([`FIGURES`] up to
+/// `queue_depth`).
+///
+/// # Errors
+/// A polars error if a column cannot be built.
+pub fn series_frame(hosts: &[HostAnalysis]) -> PolarsResult<DataFrame> {
+    let names: [&str; HOST_FIGURES] = std::array::from_fn(|i| FIGURES[i].0);
+    let rows = hosts.iter().flat_map(|h| {
+        h.series
+            .iter()
+            .map(move |(t, w, v)| (h.host.as_str(), *t, *w, &v[..]))
+    });
+    host_series(&names, rows)
 }
