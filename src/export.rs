@@ -6,9 +6,36 @@
 //! temporary file beside the target and renamed into place, so a failure leaves no partial file.
 //! Host series of OS disk logs are written too (see [`fn@write`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
+
+use crate::output::OutputError;
+
+/// Why an export was not written. Messages name the `--export` path.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// The path ends in neither `.parquet` nor `.csv`.
+    #[error("--export {}: unknown extension '{ext}', expected .parquet or .csv", path.display())]
+    UnknownExtension {
+        /// The path given.
+        path: PathBuf,
+        /// Its extension, lower case.
+        ext: String,
+    },
+    /// polars could not encode the frame.
+    #[error("--export {}: {source}", path.display())]
+    Encode {
+        /// The path given.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: PolarsError,
+    },
+    /// The file could not be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
 
 use crate::pipeline::Run;
 
@@ -18,8 +45,8 @@ use crate::pipeline::Run;
 /// no AWR database, else beside it as `<stem>.hosts.<ext>`. Returns the paths written.
 ///
 /// # Errors
-/// A one-line message naming the path and the cause.
-pub fn write(run: &Run, path: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+/// [`ExportError`] naming the path and the cause.
+pub fn write(run: &Run, path: &Path) -> Result<Vec<PathBuf>, ExportError> {
     let mut written = Vec::new();
     if run.hosts.is_empty() || !run.databases.is_empty() {
         write_frame(&run.model.df, path)?;
@@ -43,7 +70,7 @@ pub fn write(run: &Run, path: &Path) -> Result<Vec<std::path::PathBuf>, String> 
 }
 
 /// Writes one frame atomically as Parquet or CSV, by the path's extension.
-fn write_frame(df: &DataFrame, path: &Path) -> Result<(), String> {
+fn write_frame(df: &DataFrame, path: &Path) -> Result<(), ExportError> {
     let ext = path
         .extension()
         .and_then(|x| x.to_str())
@@ -57,12 +84,15 @@ fn write_frame(df: &DataFrame, path: &Path) -> Result<(), String> {
             .include_header(true)
             .finish(&mut df),
         other => {
-            return Err(format!(
-                "--export {}: unknown extension '{other}', expected .parquet or .csv",
-                path.display()
-            ))
+            return Err(ExportError::UnknownExtension {
+                path: path.to_path_buf(),
+                ext: other.to_string(),
+            })
         }
     };
-    result.map_err(|e| format!("--export {}: {e}", path.display()))?;
-    crate::output::write_atomic(path, &bytes)
+    result.map_err(|source| ExportError::Encode {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(crate::output::write_atomic(path, &bytes)?)
 }

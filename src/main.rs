@@ -6,12 +6,12 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 
-use sizer::analyze::{self, Settings, SizeOn};
+use sizer::pipeline;
+use sizer::settings::{DeviceSelection, DeviceSettings, Settings, SizeOn};
 use sizer::{export, output, report, rules::RuleSet};
 
 /// Storage sizing from the performance evidence you already have.
@@ -285,20 +285,43 @@ fn names(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
-fn main() -> ExitCode {
+/// The exit status: one place for its meaning (as fd's `exit_codes.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exit {
+    /// 0: every named input analysed and every output written.
+    Success,
+    /// 1: some named input could not be analysed or sized (the others are still reported), an
+    /// output could not be written, or `--strict` and a file was skipped.
+    Failure,
+    /// 2: usage or rules-configuration error; nothing was read.
+    Usage,
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(e: Exit) -> Self {
+        match e {
+            Exit::Success => std::process::ExitCode::SUCCESS,
+            Exit::Failure => std::process::ExitCode::from(1),
+            Exit::Usage => std::process::ExitCode::from(2),
+        }
+    }
+}
+
+fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Analyze(a) => analyze_cmd(a),
         Command::Tiers(t) => tiers_cmd(t),
     }
+    .into()
 }
 
-fn tiers_cmd(t: TiersArgs) -> ExitCode {
+fn tiers_cmd(t: TiersArgs) -> Exit {
     let rules = match load_rules(t.rules.as_deref()) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sizer: rules: {e}");
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     };
     let ids = platform_ids(&t.target);
@@ -310,17 +333,17 @@ fn tiers_cmd(t: TiersArgs) -> ExitCode {
     match r.and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             eprintln!("sizer: writing to stdout: {e}");
-            ExitCode::from(1)
+            Exit::Failure
         }
-        _ => ExitCode::SUCCESS,
+        _ => Exit::Success,
     }
 }
 
-fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
+fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     if let Some(v) = a.headroom {
         if !v.is_finite() || v < 0.0 {
             eprintln!("sizer: --headroom must be a number ≥ 0, got {v}");
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     }
     if a.output.as_deref() == Some(Path::new("-")) {
@@ -331,7 +354,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sizer: rules: {e}");
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     };
     if let Some(id) = &a.instance {
@@ -351,7 +374,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
                 "sizer: --instance {id}: not in the catalogue (known: {}; add an [[instance]] to a --rules copy)",
                 known.join(", ")
             );
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     }
     let settings = Settings {
@@ -370,22 +393,22 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
                 "sizer: --export {}: expected a file name ending in .parquet or .csv",
                 e.display()
             );
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     }
     if a.jobs == Some(0) {
         eprintln!("sizer: -j must be at least 1");
-        return ExitCode::from(2);
+        return Exit::Usage;
     }
-    let selection = match sizer::hosts::DeviceSelection::parse(&a.devices) {
+    let selection = match DeviceSelection::parse(&a.devices) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("sizer: --devices {}: {e}", a.devices);
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     };
     let settings = Settings {
-        devices: sizer::hosts::DeviceSettings {
+        devices: DeviceSettings {
             selection,
             date_order: a.date_order.map(|o| match o {
                 DateOrderArg::Mdy => sizer_parsers::disk::DateOrder::Mdy,
@@ -405,10 +428,10 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         progress: std::io::stderr().is_terminal(),
         ..settings
     };
-    let (inputs, failures) = analyze::discover(&a.files);
+    let (inputs, failures) = pipeline::discover(&a.files);
     if inputs.is_empty() && failures.is_empty() {
         eprintln!("sizer: no files found in {}", names(&a.files));
-        return ExitCode::from(1);
+        return Exit::Failure;
     }
     // Inputs are never modified: refuse an output path that names one of them, including files
     // found inside the directories given.
@@ -424,7 +447,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
                 "sizer: {flag} {} is one of the inputs; refusing to overwrite it",
                 out.display()
             );
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     }
     let pool = match rayon::ThreadPoolBuilder::new()
@@ -434,14 +457,14 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => {
             eprintln!("sizer: cannot start worker threads: {e}");
-            return ExitCode::from(1);
+            return Exit::Failure;
         }
     };
-    let run = match pool.install(|| analyze::run_inputs(inputs, failures, &rules, &settings)) {
+    let run = match pool.install(|| pipeline::run_inputs(inputs, failures, &rules, &settings)) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sizer: {e}");
-            return ExitCode::from(1);
+            return Exit::Failure;
         }
     };
     for f in &run.failures {
@@ -471,7 +494,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
                 };
             }
         }
-        return ExitCode::from(1);
+        return Exit::Failure;
     }
     let render = |out: &mut dyn Write| match a.format {
         Format::Markdown => report::markdown(&run, out),
@@ -481,20 +504,24 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
     // stdout (a closed pipe, as with `| head`, is not an error).
     let written = match &a.output {
         Some(path) => output::AtomicFile::create(path).and_then(|mut f| {
-            render(f.writer()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            render(f.writer()).map_err(|source| output::OutputError::Write {
+                path: path.clone(),
+                source,
+            })?;
             f.commit()
-        }),
+        })
+        .map_err(anyhow::Error::from),
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             match render(&mut out).and_then(|_| out.flush()) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                r => r.map_err(|e| format!("writing to stdout: {e}")),
+                r => r.map_err(|e| anyhow::anyhow!("writing to stdout: {e}")),
             }
         }
     };
     if let Err(e) = written {
         eprintln!("sizer: {e}");
-        return ExitCode::from(1);
+        return Exit::Failure;
     }
     if let Some(path) = &a.output {
         eprintln!("sizer: wrote {}", path.display());
@@ -509,7 +536,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
             }
             Err(e) => {
                 eprintln!("sizer: {e}");
-                return ExitCode::from(1);
+                return Exit::Failure;
             }
         }
     }
@@ -533,13 +560,13 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> ExitCode {
         .collect();
     if !not_sized.is_empty() {
         eprintln!("sizer: could not size {}", not_sized.join(", "));
-        return ExitCode::from(1);
+        return Exit::Failure;
     }
     let strict_failure = a.strict && !run.skipped.is_empty();
     if run.failures.is_empty() && !strict_failure {
-        ExitCode::SUCCESS
+        Exit::Success
     } else {
-        ExitCode::from(1)
+        Exit::Failure
     }
 }
 

@@ -4,8 +4,35 @@
 //! never held in memory as a whole.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+/// Why an output file could not be written. The message names the path and the cause, in one
+/// line.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The target path has no file name (`/`, `..`).
+    #[error("{}: not a file name", .0.display())]
+    NotAFileName(PathBuf),
+    /// Creating, writing, syncing or renaming the file failed.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The target.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl OutputError {
+    fn write(path: &Path, source: io::Error) -> Self {
+        OutputError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
 
 /// A file being written under a temporary name beside its target.
 #[derive(Debug)]
@@ -19,22 +46,22 @@ impl AtomicFile {
     /// Creates the temporary file `.NAME.tmp-PID` in the target's directory.
     ///
     /// # Errors
-    /// A one-line message naming the path and the cause.
-    pub fn create(target: &Path) -> Result<AtomicFile, String> {
+    /// [`OutputError::NotAFileName`], or [`OutputError::Write`] when the temporary file cannot be
+    /// created.
+    pub fn create(target: &Path) -> Result<AtomicFile, OutputError> {
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
         let name = target
             .file_name()
-            .ok_or_else(|| format!("{}: not a file name", target.display()))?;
+            .ok_or_else(|| OutputError::NotAFileName(target.to_path_buf()))?;
         let tmp = dir.join(format!(
             ".{}.tmp-{}",
             name.to_string_lossy(),
             std::process::id()
         ));
-        let f =
-            File::create(&tmp).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        let f = File::create(&tmp).map_err(|e| OutputError::write(target, e))?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
             tmp,
@@ -50,15 +77,15 @@ impl AtomicFile {
     /// Flushes, syncs and renames the temporary file over the target.
     ///
     /// # Errors
-    /// A one-line message naming the target and the cause; the temporary file is removed.
-    pub fn commit(mut self) -> Result<(), String> {
+    /// [`OutputError::Write`] naming the target; the temporary file is removed.
+    pub fn commit(mut self) -> Result<(), OutputError> {
         let out = self.out.take().expect("commit called once");
         let r = out
             .into_inner()
             .map_err(|e| e.into_error())
             .and_then(|f| f.sync_all())
             .and_then(|_| std::fs::rename(&self.tmp, &self.target));
-        r.map_err(|e| format!("cannot write {}: {e}", self.target.display()))
+        r.map_err(|e| OutputError::write(&self.target, e))
     }
 }
 
@@ -73,12 +100,12 @@ impl Drop for AtomicFile {
 /// Writes `bytes` to `path` atomically.
 ///
 /// # Errors
-/// A one-line message naming the path and the cause.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// [`OutputError`] naming the path and the cause.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
     let mut f = AtomicFile::create(path)?;
     f.writer()
         .write_all(bytes)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        .map_err(|e| OutputError::write(path, e))?;
     f.commit()
 }
 

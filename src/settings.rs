@@ -5,6 +5,14 @@
 use serde::Serialize;
 use sizer_parsers::disk::{DateOrder, DeviceRole};
 
+/// A setting that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    /// `--devices` named no device.
+    #[error("expected 'disks', 'all' or a comma-separated list of device names")]
+    NoDeviceNames,
+}
+
 /// Which statistic of a database's interval series the sizing uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -74,8 +82,8 @@ impl DeviceSelection {
     /// Parses `disks`, `all` or a comma-separated list of names.
     ///
     /// # Errors
-    /// An empty list.
-    pub fn parse(s: &str) -> Result<Self, String> {
+    /// [`SettingsError::NoDeviceNames`] for an empty list.
+    pub fn parse(s: &str) -> Result<Self, SettingsError> {
         match s.trim() {
             "disks" => Ok(DeviceSelection::Disks),
             "all" => Ok(DeviceSelection::All),
@@ -86,7 +94,7 @@ impl DeviceSelection {
                     .filter(|n| !n.is_empty())
                     .collect();
                 if names.is_empty() {
-                    Err("expected 'disks', 'all' or a comma-separated list of device names".into())
+                    Err(SettingsError::NoDeviceNames)
                 } else {
                     Ok(DeviceSelection::Names(names))
                 }
