@@ -4,8 +4,8 @@
 pub use crate::figures::{HostFigures, FIGURES};
 pub use crate::ingest::{ingest_iostat_stream, ingest_log, HostSource, Ingest};
 pub use crate::settings::{DeviceSelection, DeviceSettings};
+pub use crate::subject::host::AwrSideBySide;
 pub use crate::subject::host::{
     hosts, series_frame, DeviceFigure, DeviceStats, HostAnalysis, HostSourceInfo, SeriesRow,
 };
-pub use crate::subject::host::AwrSideBySide;
 pub use crate::subject::side_by_side::side_by_side;

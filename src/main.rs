@@ -503,14 +503,15 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     // Rendered straight into the destination: a temporary file renamed into place for -o, or
     // stdout (a closed pipe, as with `| head`, is not an error).
     let written = match &a.output {
-        Some(path) => output::AtomicFile::create(path).and_then(|mut f| {
-            render(f.writer()).map_err(|source| output::OutputError::Write {
-                path: path.clone(),
-                source,
-            })?;
-            f.commit()
-        })
-        .map_err(anyhow::Error::from),
+        Some(path) => output::AtomicFile::create(path)
+            .and_then(|mut f| {
+                render(f.writer()).map_err(|source| output::OutputError::Write {
+                    path: path.clone(),
+                    source,
+                })?;
+                f.commit()
+            })
+            .map_err(anyhow::Error::from),
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             match render(&mut out).and_then(|_| out.flush()) {

@@ -7,14 +7,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::RunError;
+use crate::ingest::{read_input, Read, ReadError};
 use crate::model::{DataFrame, Model};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
 use crate::subject::awr::{
-    duplicate_key, fingerprint, finish, formula_of, report_analysis, Analysis, DuplicateKey, ReportFrame,
-    ReportInfo,
+    duplicate_key, fingerprint, finish, formula_of, report_analysis, Analysis, DuplicateKey,
+    ReportFrame, ReportInfo,
 };
-use crate::ingest::{read_input, Read, ReadError};
 use crate::subject::database::{databases, DatabaseAnalysis};
 use crate::subject::{cluster, host, side_by_side};
 

@@ -62,9 +62,7 @@ pub(crate) fn at(
     field: &str,
     settings: &Settings,
 ) -> Option<f64> {
-    statistics
-        .get(field)
-        .and_then(|s| s.get(settings.size_on))
+    statistics.get(field).and_then(|s| s.get(settings.size_on))
 }
 
 /// Sizes one subject: `basis` is the key in `statistics` of the figure sized; `demand_at` gets
@@ -192,7 +190,13 @@ mod tests {
 
     #[test]
     fn sustained_run_of_intervals() {
-        let s = [(Some(5.0), Some(60.0)), (Some(9.0), Some(60.0)), (Some(10.0), Some(30.0)), (None, Some(60.0)), (Some(9.5), Some(15.0))];
+        let s = [
+            (Some(5.0), Some(60.0)),
+            (Some(9.0), Some(60.0)),
+            (Some(10.0), Some(30.0)),
+            (None, Some(60.0)),
+            (Some(9.5), Some(15.0)),
+        ];
         assert_eq!(sustained_minutes(s.iter().copied(), 9.0), Some(90.0));
         assert_eq!(sustained_minutes(s.iter().copied(), 11.0), None);
     }

@@ -5,5 +5,5 @@ pub mod frames;
 pub mod series;
 
 pub use awr::*;
-pub use polars::frame::DataFrame;
 pub use polars::error::{PolarsError, PolarsResult};
+pub use polars::frame::DataFrame;

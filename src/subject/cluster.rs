@@ -10,7 +10,9 @@ use crate::model::series::SeriesStats;
 use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
 use crate::sizing::{self, trim6, DemandAt, RuleWarnings, SMALL_READ_KIB};
-use crate::subject::entity_totals::{complete, measure_name, pick, points, side_stats, stats, side_totals, Side, Totals};
+use crate::subject::entity_totals::{
+    complete, measure_name, pick, points, side_stats, side_totals, stats, Side, Totals,
+};
 use crate::subject::hana::{hana_checks, HanaCheck};
 use crate::warning::Warning;
 
@@ -359,7 +361,9 @@ pub(crate) fn cluster(
             if let Some(lat) = favg("read_latency_ms") {
                 // An unknown read size grades nothing.
                 match demand.avg_read_kib {
-                    Some(k) if k <= SMALL_READ_KIB => demand.single_block_read_ms = Some(trim6(lat)),
+                    Some(k) if k <= SMALL_READ_KIB => {
+                        demand.single_block_read_ms = Some(trim6(lat))
+                    }
                     Some(_) => demand.large_read_ms = Some(trim6(lat)),
                     None => {}
                 }

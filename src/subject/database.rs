@@ -6,8 +6,8 @@ use serde::Serialize;
 use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
 
 use crate::metrics::{self, Formula, IntervalFigures};
-use crate::model::series::{series_stats, SeriesStats};
 use crate::model::frames::{database_series, DatabaseSeriesRow};
+use crate::model::series::{series_stats, SeriesStats};
 use crate::model::{DataFrame, Model, PolarsResult, View};
 use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
@@ -501,7 +501,10 @@ pub(crate) fn database(
         |w| &w.measured_iops
     };
     // The interval whose sizing IOPS is closest to the statistic gives the IO character.
-    let character = sizing::closest(target, counted.iter().map(|iv| basis_of(&iv.workload).value));
+    let character = sizing::closest(
+        target,
+        counted.iter().map(|iv| basis_of(&iv.workload).value),
+    );
     let character_row: Option<&IntervalRow> = character.map(|i| counted[i]);
     let character_interval = character_row
         .and_then(|c| intervals.iter().position(|i| std::ptr::eq(i, c)))
