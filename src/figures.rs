@@ -1,4 +1,12 @@
-//! OS disk-log figures.
+//! The figures of OS disk logs, per device and per host: names, units, their indexes, and how
+//! one device's normalised statistics become them (`figures_of`).
+//!
+//! Per interval, host totals: `r/s`, `w/s` and total IOPS (sysstat `tps`: reads + writes +
+//! discards) summed; MB/s = bytes/s ÷ 10^6 summed; `r_await`/`w_await`/`await` weighted by each
+//! device's requests (Σ rᵢ·r_awaitᵢ ÷ Σ rᵢ); queue depth (`aqu-sz`) summed (`SUMMED`,
+//! `WEIGHTED`). `%util` and `svctm` are shown per device and never used for sizing (both are
+//! meaningless for devices that serve requests in parallel: NVMe, RAID, SAN LUNs; sysstat's man
+//! page says so of `svctm`).
 
 use sizer_parsers::disk::Normalised;
 

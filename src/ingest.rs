@@ -1,4 +1,33 @@
-//! Ingest.
+//! Reading one file: bytes → parser → a reduced source for one subject.
+//!
+//! [`read_input`] detects the format from the content and reduces the file in the reader thread:
+//! - Linux iostat text is read as a stream ([`ingest_iostat_stream`], gzip'd or not): one report
+//!   at a time goes into an [`Ingest`].
+//! - Other OS disk logs are parsed whole and pushed report by report into an [`Ingest`]
+//!   ([`ingest_log`]).
+//! - AWR and Statspack reports are reduced to their model rows and a summary
+//!   ([`crate::subject::awr`]); the parsed report is dropped right after.
+//! - vSAN, esxtop and HCIBench exports are kept as their entity series
+//!   ([`crate::subject::cluster::VirtSource`]).
+//!
+//! # Host sources
+//! A parser yields `DeviceReport`s; [`Ingest`] keeps, per report, only its time stamp and the
+//! host totals of that report ([`crate::figures`]), and per device a few `f32` columns (for
+//! percentiles) plus exact running sums and maxima. Memory is bounded by the samples kept (about
+//! 4 bytes per device, report and figure kept: total IOPS, MB/s, `r_await`, `w_await`, `await`,
+//! queue depth), never by the size of the file.
+//!
+//! # Which devices make the host total
+//! A partition's IO is also counted on its disk, a device-mapper or md device's on the disks
+//! below it, and a `-g` group's on its members: adding them would count the same IO twice. By
+//! default ([`DeviceSelection::Disks`]) the host total is the sum of whole disks (`DeviceRole::Disk`,
+//! see [`sizer_parsers::disk::classify`]); `--devices all` adds every non-group, non-virtual
+//! device, `--devices sda,sdb` names them. Excluded devices are still listed with their own
+//! figures. When no whole disk is seen, the totals of device-mapper and md devices, and `sar -b`'s
+//! own totals, are kept as fallbacks for the host analysis.
+//!
+//! The parsers' sink API is wired here at the merge; the calls into `sizer_parsers` are those of
+//! before the split.
 
 use std::collections::HashMap;
 

@@ -1,15 +1,18 @@
 //! sizer engine: what storage does this workload need?
 //!
-//! # Brief overview
-//! bytes → [`sizer_parsers`] (typed records, e.g. [`sizer_parsers::awr::AwrReport`]) →
-//! [`model`] (a polars DataFrame, one row per source, instance, interval and statistic) →
-//! [`metrics`] ([`metrics::IntervalFigures`]: IOPS, MB/s, IO size, hit ratio, latency, each with unit and
-//! source) → [`rules`] ([`rules::Demand`] in, [`rules::Recommendation`] out, driven by
-//! `rules/*.toml`) → [`report`] (Markdown or JSON). [`analyze::run`] wires the stages together.
-//! OS disk logs ([`sizer_parsers::disk::DeviceLog`]: iostat, sar, sadf, nmon, OSWatcher) take the
-//! [`hosts`] path: per-device and per-host series, host totals, the same rules.
+//! # Flow
+//! bytes → [`sizer_parsers`] (typed records) → [`ingest`] (each file reduced in its reader
+//! thread) → [`model`] (polars: the AWR statistics, the series statistics, the export frames) →
+//! [`subject`] (a database, a host or a cluster over its series; AWR figures by [`metrics`]) →
+//! [`sizing`] (series → [`rules::Demand`] → [`rules::recommend`]) → [`report`] (Markdown or JSON).
+//! [`pipeline`] wires the stages together and returns a [`pipeline::Run`]; [`settings`] and
+//! [`warning`] are shared by every stage, [`error`] holds the run's error, [`output`] and
+//! [`export`] write files atomically.
 //!
-//! The rules engine never sees a file format; a parser never sees a tier.
+//! `analyze`, `hosts` and `virt` re-export the moved types at their former paths.
+//!
+//! The rules engine never sees a file format; a parser never sees a tier; only [`model`] (and
+//! [`export`], to encode files) uses polars.
 #![deny(missing_docs)]
 
 pub mod analyze;

@@ -1,4 +1,21 @@
-//! The orchestrator.
+//! The orchestrator: paths → files read in parallel → duplicates dropped → subjects → [`Run`].
+//!
+//! 1. [`discover`] expands directories recursively; every file is tried and its format detected
+//!    from its content. A file named on the command line that cannot be read is a [`Failure`];
+//!    a file found inside a directory that is not a report is [`Skipped`] with the reason.
+//! 2. Files are read in parallel (rayon), a bounded batch at a time, by
+//!    [`crate::ingest::read_input`]: each worker reduces its file at once (a report to its model
+//!    rows and a summary, an OS disk log to its host series, an export to its entity series), so
+//!    memory grows with what is kept, not with the files.
+//! 3. Back on the calling thread (polars has its own pool), reports of the same database, instance
+//!    and snapshot interval are counted once ([`Duplicate`]); each other report becomes its frame
+//!    of the model and its figures ([`crate::subject::awr`]).
+//! 4. The subjects: databases ([`crate::subject::database`]), hosts ([`crate::subject::host`],
+//!    with the AWR figures of the same host beside them, [`crate::subject::side_by_side`]) and
+//!    clusters ([`crate::subject::cluster`]). Each is sized through [`crate::sizing`].
+//! 5. The [`Run`] holds every result, the model and the series frames (for `--export`).
+//!
+//! Nothing below this module imports it.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -64,7 +81,7 @@ pub struct Run {
     pub duplicates: Vec<Duplicate>,
     /// The columnar model of every readable report.
     pub model: Model,
-    /// The interval series of every database (see [`series_frame`]).
+    /// The interval series of every database (see `series_frame`).
     pub series: DataFrame,
     /// One per host of the OS disk logs (iostat, sar, sadf, nmon, OSWatcher, …).
     pub hosts: Vec<host::HostAnalysis>,

@@ -2,18 +2,18 @@
 //! its recommendation and the warnings of the rules that fired.
 //!
 //! Every subject (a database from its AWR intervals, a host from its OS disk-log totals, a cluster
-//! from its vSAN/esxtop front end) goes through [`size`]:
+//! from its vSAN/esxtop front end) goes through `size`:
 //! 1. The sizing figure is the subject's `basis` series (`required_iops`, `measured_iops` or
 //!    `total_iops`) at the statistic the user chose ([`Settings::size_on`], default p95).
 //! 2. The subject turns that figure into a [`Demand`] (its read/write split, IO sizes, latency
-//!    and window, from the sample closest to the figure, see [`closest`]); the shared path adds
+//!    and window, from the sample closest to the figure, see `closest`); the shared path adds
 //!    the capacity and the options (headroom, platforms, host type).
 //! 3. The rules recommend (headroom is applied there, from `--headroom` or `rules/sizing.toml`).
 //! 4. Fired rules with effect `warn` become the subject's warnings, when the subject words them
-//!    as warnings ([`RuleWarnings`]).
+//!    as warnings (`RuleWarnings`).
 //!
-//! What differs per subject is only step 2; the helpers here ([`closest`], [`proportional`],
-//! [`trim6`], [`sustained_minutes`]) are the shared pieces of it.
+//! What differs per subject is only step 2; the helpers here (`closest`, `proportional`,
+//! `trim6`, `sustained_minutes`) are the shared pieces of it.
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,14 @@
-//! The only polars code of the engine.
+//! The model: the only polars code of the engine.
+//!
+//! - [`awr`](self) (re-exported here): every statistic of every AWR/Statspack report as one row of
+//!   a DataFrame ([`Model`], columns [`COLUMNS`]), and [`View`], the lookup table the figures of
+//!   one report or one summed RAC interval are read from (by the metrics module).
+//! - [`series`]: one statistics function (average, p50, p95, p99, max and the peak's sample) for
+//!   the series of databases, hosts and clusters alike.
+//! - [`frames`]: the series of databases and hosts as DataFrames, for `--export`.
+//!
+//! The rest of the engine sees [`Model`], [`View`], [`DataFrame`] (as an opaque value) and
+//! [`PolarsError`], never polars' API.
 
 mod awr;
 pub mod frames;

@@ -1,4 +1,6 @@
-//! Statistics of one figure over a series.
+//! Statistics of one figure over a series, the same for every subject: a database's intervals, a
+//! host's OS intervals, a cluster's samples. The subject supplies the values and their weights
+//! (what the average is weighted by differs) and names the peak's time from the index returned.
 
 use polars::prelude::*;
 use serde::Serialize;

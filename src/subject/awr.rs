@@ -1,4 +1,7 @@
-//! One AWR or Statspack report.
+//! One AWR or Statspack report: parsed report → [`ReducedReport`] (in the reader thread: its model
+//! rows and a summary) → `ReportFrame` (its frame of the model and its
+//! [`crate::metrics::IntervalFigures`]) → [`Analysis`] (what the report says, with its caveats),
+//! before any sizing. Also the identity that finds duplicate reports.
 
 use std::collections::BTreeMap;
 

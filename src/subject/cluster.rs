@@ -1,4 +1,17 @@
-//! One cluster.
+//! One cluster, host or test run of the virtualisation exports (vSAN performance service,
+//! PowerCLI `Get-VsanStat`, telegraf, `esxtop -b`, HCIBench): entity series → per-entity
+//! statistics → front end (what the VMs ask for) against back end (what the disks do after the
+//! storage policy, [`crate::subject::entity_totals`]) → measured amplification → the sizing of the
+//! front end and the vSAN advice.
+//!
+//! # Sizing
+//! The front end at `--size-on` (default p95) of its total IOPS goes through the same sizing path
+//! and tier catalogue as the databases ([`crate::sizing`]: what a replacement must serve). The
+//! vSAN advice says, from `rules/vsan.toml`: hybrid or all-flash disk groups (the measured
+//! read-cache hit rate against the threshold), which policy (the write share against the
+//! erasure-coding threshold), and each policy's back-end IOPS, hosts and capacity multiplier. The
+//! measured write amplification is back-end write IOPS ÷ front-end write IOPS (time-weighted
+//! averages; resync and recovery traffic excluded), shown beside each policy's own.
 
 use std::collections::{BTreeMap, HashMap};
 

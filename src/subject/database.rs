@@ -1,4 +1,16 @@
-//! One database over all its intervals.
+//! One database over all its intervals, from its reports' frames of the model to its sizing.
+//!
+//! 1. Reports are grouped by database (DB Id, name, and PDB for PDB-level reports).
+//! 2. One interval per snapshot range. Instance reports of a RAC database are summed per matching
+//!    interval ([`crate::model::View::sum`]); a RAC global report already gives the cluster figure
+//!    and wins over a sum of the same interval. Intervals where an instance was restarted, partial
+//!    RAC sums and intervals that overlap shorter ones are flagged and left out of the statistics.
+//! 3. Statistics of each [`SERIES_FIELDS`] figure over the counted intervals
+//!    ([`crate::model::series`], weighted by interval length).
+//! 4. Sizing ([`crate::sizing`]): required IOPS (else measured IOPS) at the chosen statistic; the
+//!    interval closest to it gives the IO character (sizes, hit ratio, latency, histogram).
+//! 5. Intervals longer than [`LONG_WINDOW_MIN`] are warned about, with the peak factor of hourly
+//!    series where the run has them.
 
 use std::collections::{BTreeMap, HashMap};
 

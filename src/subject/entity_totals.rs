@@ -1,4 +1,14 @@
-//! Entity totals.
+//! The two sides of a cluster, from its entities' series: which entities make a side (`pick`),
+//! their totals per time stamp (`side_totals`) and the statistics of those totals.
+//!
+//! | side | taken from, first found |
+//! |---|---|
+//! | front end | vSAN `cluster-domclient` (the cluster's VM consumption); else `host-domclient` summed over hosts; else PowerCLI `VMConsumption`; else vSAN `virtual-machine` summed; else esxtop `Virtual Disk` per VM (not per vdisk) summed; else HCIBench jobs |
+//! | back end | vSAN `cluster-domcompmgr`; else `host-domcompmgr` summed; else PowerCLI `Backend`; else esxtop `Physical Disk Adapter` summed |
+//!
+//! Per time stamp, IOPS, bytes/s, congestion and outstanding IO are summed over the entities of
+//! the side; latencies are weighted by the matching requests (read latency by read IOPS, …);
+//! hit rates by read IOPS. Statistics are weighted by the gap to the previous sample.
 
 use std::collections::{BTreeMap, HashMap};
 

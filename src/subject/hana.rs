@@ -1,4 +1,6 @@
-//! HANA checks.
+//! The optional SAP HANA-style checks on a cluster's front end (`--hana-checks`, KPIs in
+//! `rules/vsan.toml` `[hana]`): measured figures against the KPIs, never a verdict the data cannot
+//! show.
 
 use serde::Serialize;
 

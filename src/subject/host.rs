@@ -1,4 +1,14 @@
-//! One host.
+//! One host over all its OS disk logs (iostat, sar, sadf, nmon, OSWatcher, AIX/Solaris iostat):
+//! host sources ([`crate::ingest`]) → one host series → statistics → the same sizing path as the
+//! databases.
+//!
+//! [`hosts`] groups sources by host name; for each host, the time stamps are resolved (with the
+//! user's date order, see [`crate::settings::DeviceSettings::date_order`]), since-boot and summary
+//! reports are left out (used, and said, when a log has nothing else), intervals of the same time
+//! from two files count once, gaps longer than 3 × the usual interval count as one interval, and
+//! the figures of [`FIGURES`] get average / p50 / p95 / p99 / max with the time of the peak
+//! ([`crate::model::series`]). Devices are merged by name over the host's sources. The host is
+//! sized from its total IOPS ([`crate::sizing`]).
 
 use std::collections::{BTreeMap, HashMap};
 

@@ -1,4 +1,6 @@
-//! AWR beside OS.
+//! AWR and OS figures of the same host and window, side by side: each AWR instance report (and
+//! each instance of a RAC global report) whose `Host Name` is a host of the OS logs gets the host's
+//! time-weighted totals over the OS intervals inside its interval.
 
 use chrono::NaiveDateTime;
 
