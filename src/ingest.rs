@@ -63,6 +63,9 @@ pub enum ReadError {
     /// A report's rows could not become its frame of the model.
     #[error("building the model: {0}")]
     Model(#[from] PolarsError),
+    /// A directory (or an entry of it) could not be read while looking for inputs.
+    #[error("cannot read the directory: {0}")]
+    Directory(#[from] walkdir::Error),
 }
 
 impl ReadError {

@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -40,8 +41,12 @@ use crate::subject::{cluster, host, side_by_side};
 pub struct Failure {
     /// Path as given.
     pub file: String,
-    /// The error, one line.
+    /// The error, one line (the cause's message).
     pub error: String,
+    /// The typed cause (the parser's error with its file, line and section, or the directory
+    /// walk's); `None` only for a failure made by a caller of [`run_inputs`].
+    #[serde(skip)]
+    pub cause: Option<Arc<ReadError>>,
 }
 
 /// A file found in a directory that is not a readable report.
@@ -49,8 +54,11 @@ pub struct Failure {
 pub struct Skipped {
     /// Path as found.
     pub file: String,
-    /// Why it was skipped, one line.
+    /// Why it was skipped, one line (the cause's message).
     pub reason: String,
+    /// The typed cause.
+    #[serde(skip)]
+    pub cause: Option<Arc<ReadError>>,
 }
 
 /// A report of an interval already covered by another report.
@@ -124,13 +132,18 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
                 match entry {
                     Ok(e) if e.file_type().is_file() => add(e.into_path(), false, &mut inputs),
                     Ok(_) => {}
-                    Err(e) => failures.push(Failure {
-                        file: e
+                    Err(e) => {
+                        let file = e
                             .path()
                             .map(|p| p.display().to_string())
-                            .unwrap_or_else(|| p.display().to_string()),
-                        error: format!("cannot read the directory: {e}"),
-                    }),
+                            .unwrap_or_else(|| p.display().to_string());
+                        let cause = ReadError::from(e);
+                        failures.push(Failure {
+                            file,
+                            error: cause.to_string(),
+                            cause: Some(Arc::new(cause)),
+                        })
+                    }
                 }
             }
         } else {
@@ -237,10 +250,12 @@ pub fn run_inputs(
                 Err(e) if inp.explicit || e.is_broken_report() => failures.push(Failure {
                     file: inp.path.display().to_string(),
                     error: e.to_string(),
+                    cause: Some(Arc::new(e)),
                 }),
                 Err(e) => skipped.push(Skipped {
                     file: inp.path.display().to_string(),
                     reason: e.to_string(),
+                    cause: Some(Arc::new(e)),
                 }),
             }
         }
