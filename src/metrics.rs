@@ -340,7 +340,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             _ => None,
         };
         let pick = |table: &'static str| {
-            let mut best: Option<(&str, crate::model::Cells)> = None;
+            let mut best: Option<(&str, &crate::model::Cells)> = None;
             for name in std::iter::once(ev).chain(exa) {
                 if let Some(r) = v.get(table, name).filter(|r| r.value.is_some()) {
                     let more = best
@@ -364,7 +364,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
         let row = found.map(|(_, _, r)| r);
         match row.as_ref().and_then(|x| x.value) {
             Some(ms) => {
-                let printed = row.and_then(|x| x.printed);
+                let printed = row.and_then(|x| x.printed.as_deref());
                 // A whole-ms printed average was recomputed from total wait time / waits
                 // (model.rs): shown with 2 decimals and said so.
                 let whole = printed
@@ -386,7 +386,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
                     from
                 };
                 let mut m = Figure::known(ms, "ms", d, from);
-                m.printed = printed;
+                m.printed = printed.map(str::to_string);
                 m
             }
             None => Figure::unknown(

@@ -26,6 +26,8 @@
 //! `IOStat by Filetype` (statistic `<name> [Reads/s|Writes/s|Read bytes/s|Write bytes/s|Avg wait ms]`),
 //! `Foreground Wait Events` / `Background Wait Events` (total = waits, value = average wait, ms).
 
+use std::collections::HashMap;
+
 use chrono::NaiveDateTime;
 use polars::prelude::*;
 use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
@@ -448,18 +450,21 @@ impl View {
             .map(|c| df.column(c).and_then(|c| c.f64()))
             .collect::<PolarsResult<_>>()?;
         let printed = df.column("printed")?.str()?;
-        let mut map = std::collections::HashMap::new();
+        let mut map: Table = HashMap::new();
         for i in 0..df.height() {
             let (Some(s), Some(n)) = (sect.get(i), stat.get(i)) else {
                 continue;
             };
-            map.entry((s.to_string(), n.to_string())).or_insert(Cells {
-                total: vals[0].get(i),
-                per_second: vals[1].get(i),
-                per_trans: vals[2].get(i),
-                value: vals[3].get(i),
-                printed: printed.get(i).map(str::to_string),
-            });
+            map.entry(s.to_string())
+                .or_default()
+                .entry(n.to_string())
+                .or_insert(Cells {
+                    total: vals[0].get(i),
+                    per_second: vals[1].get(i),
+                    per_trans: vals[2].get(i),
+                    value: vals[3].get(i),
+                    printed: printed.get(i).map(str::to_string),
+                });
         }
         Ok(View { map })
     }
@@ -483,20 +488,21 @@ pub struct Cells {
 /// The model's rows of one source/instance keyed by (section, statistic).
 #[derive(Debug, Default)]
 pub struct View {
-    map: std::collections::HashMap<(String, String), Cells>,
+    map: Table,
 }
+
+/// Section → statistic → cells: a lookup by `&str` allocates nothing.
+type Table = HashMap<String, HashMap<String, Cells>>;
 
 impl View {
     /// The row for `statistic` in `section`, if the source has it.
-    pub fn get(&self, section: &str, statistic: &str) -> Option<Cells> {
-        self.map
-            .get(&(section.to_string(), statistic.to_string()))
-            .cloned()
+    pub fn get(&self, section: &str, statistic: &str) -> Option<&Cells> {
+        self.map.get(section)?.get(statistic)
     }
 
     /// Whether the source has any row in `section`.
     pub fn has_section(&self, section: &str) -> bool {
-        self.map.keys().any(|(s, _)| s == section)
+        self.map.get(section).is_some_and(|m| !m.is_empty())
     }
 
     /// The Wait Event Histogram of `event` as `(edge_ms, cumulative %)` ascending, and the
@@ -505,10 +511,7 @@ impl View {
         let prefix = format!("{event} [<");
         let mut cdf: Vec<(f64, f64)> = Vec::new();
         let mut waits = None;
-        for ((sec, stat), v) in &self.map {
-            if sec != section::WAIT_HISTOGRAM {
-                continue;
-            }
+        for (stat, v) in self.map.get(section::WAIT_HISTOGRAM).into_iter().flatten() {
             let Some(edge) = stat
                 .strip_prefix(&prefix)
                 .and_then(|r| r.strip_suffix(" ms]"))
@@ -551,52 +554,55 @@ impl View {
         let Some((first, rest)) = views.split_first() else {
             return View::default();
         };
-        let mut map = std::collections::HashMap::new();
-        for (key, v0) in &first.map {
-            let (sec, _) = key;
+        let mut map: Table = HashMap::new();
+        for (sec, stats) in &first.map {
             if sec == section::EFFICIENCY {
                 continue;
             }
-            let mut acc = v0.clone();
-            // Wait averages and histogram shares are both weighted by the waits.
-            let waits = sec == section::FG_WAITS
-                || sec == section::BG_WAITS
-                || sec == section::WAIT_HISTOGRAM;
-            let mut weighted = match (v0.total, v0.value) {
-                (Some(w), Some(a)) if waits => Some(w * a),
-                _ => None,
-            };
-            let mut complete = true;
-            for other in rest {
-                let Some(o) = other.map.get(key) else {
-                    complete = false;
-                    break;
-                };
-                acc.total = add(acc.total, o.total);
-                acc.per_second = add(acc.per_second, o.per_second);
-                acc.per_trans = add(acc.per_trans, o.per_trans);
-                if waits {
-                    weighted = match (weighted, o.total, o.value) {
-                        (Some(s), Some(w), Some(a)) => Some(s + w * a),
-                        _ => None,
-                    };
-                } else if o.printed.is_none() {
-                    acc.printed = None;
-                }
-            }
-            if !complete {
-                continue;
-            }
-            if waits {
-                acc.value = match (weighted, acc.total) {
-                    (Some(s), Some(w)) if w > 0.0 => Some(s / w),
+            for (name, v0) in stats {
+                let mut acc = v0.clone();
+                // Wait averages and histogram shares are both weighted by the waits.
+                let waits = sec == section::FG_WAITS
+                    || sec == section::BG_WAITS
+                    || sec == section::WAIT_HISTOGRAM;
+                let mut weighted = match (v0.total, v0.value) {
+                    (Some(w), Some(a)) if waits => Some(w * a),
                     _ => None,
                 };
-                acc.printed = None;
-            } else {
-                acc.value = None;
+                let mut complete = true;
+                for other in rest {
+                    let Some(o) = other.get(sec, name) else {
+                        complete = false;
+                        break;
+                    };
+                    acc.total = add(acc.total, o.total);
+                    acc.per_second = add(acc.per_second, o.per_second);
+                    acc.per_trans = add(acc.per_trans, o.per_trans);
+                    if waits {
+                        weighted = match (weighted, o.total, o.value) {
+                            (Some(s), Some(w), Some(a)) => Some(s + w * a),
+                            _ => None,
+                        };
+                    } else if o.printed.is_none() {
+                        acc.printed = None;
+                    }
+                }
+                if !complete {
+                    continue;
+                }
+                if waits {
+                    acc.value = match (weighted, acc.total) {
+                        (Some(s), Some(w)) if w > 0.0 => Some(s / w),
+                        _ => None,
+                    };
+                    acc.printed = None;
+                } else {
+                    acc.value = None;
+                }
+                map.entry(sec.clone())
+                    .or_default()
+                    .insert(name.clone(), acc);
             }
-            map.insert(key.clone(), acc);
         }
         View { map }
     }
@@ -610,10 +616,10 @@ mod tests {
     type Row<'a> = (&'static str, &'a str, Option<f64>, Option<f64>, Option<f64>);
 
     fn view(rows: &[Row]) -> View {
-        let mut map = std::collections::HashMap::new();
+        let mut map: Table = HashMap::new();
         for (sec, stat, total, per_second, value) in rows {
-            map.insert(
-                (sec.to_string(), stat.to_string()),
+            map.entry(sec.to_string()).or_default().insert(
+                stat.to_string(),
                 Cells {
                     total: *total,
                     per_second: *per_second,
