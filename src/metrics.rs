@@ -366,19 +366,16 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             Some(ms) => {
                 let printed = row.and_then(|x| x.printed.as_deref());
                 // A whole-ms printed average was recomputed from total wait time / waits
-                // (model.rs): shown with 2 decimals and said so.
-                let whole = printed
-                    .as_deref()
-                    .is_some_and(|p| p.trim().chars().all(|c| c.is_ascii_digit()));
+                // (model/awr.rs): shown with 2 decimals and said so.
+                let whole = printed.is_some_and(|p| p.trim().chars().all(|c| c.is_ascii_digit()));
                 let recomputed = whole
                     && printed
-                        .as_deref()
                         .and_then(|p| p.trim().parse::<f64>().ok())
                         .is_some_and(|p| (p - ms).abs() > 1e-9);
                 let d = if recomputed {
                     2
                 } else {
-                    printed.as_deref().map_or(2, decimals_in_ms)
+                    printed.map_or(2, decimals_in_ms)
                 };
                 let from = if recomputed {
                     format!("{from}, recomputed as Total Wait Time / Waits (printed in whole ms)")
