@@ -47,6 +47,10 @@ pub struct Figure {
     pub unknown_reason: Option<String>,
 }
 
+/// A figure's value, or why it is unknown: not an error but the `unknown_reason` shown in the
+/// report and the JSON (a missing statistic, a zero denominator).
+type ValueOrWhy = Result<f64, String>;
+
 /// The former name of [`Figure`], kept for the report layer until the merge.
 pub type Metric = Figure;
 
@@ -101,7 +105,7 @@ impl Figure {
         }
     }
     fn of(
-        v: Result<f64, String>,
+        v: ValueOrWhy,
         unit: &'static str,
         decimals: u32,
         from: impl Into<String>,
@@ -256,12 +260,12 @@ fn missing(stat: &str, kind: &str) -> String {
 /// `rate_decimals` is the precision the report prints its `per Second` rates with (2 in HTML
 /// reports, 1 in most text reports): the IOPS and bytes/s figures are given to it.
 pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> IntervalFigures {
-    let rate = |stat: &str| -> Result<f64, String> {
+    let rate = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.per_second)
             .ok_or_else(|| missing(stat, kind))
     };
-    let total = |stat: &str| -> Result<f64, String> {
+    let total = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.total)
             .ok_or_else(|| missing(stat, kind))
@@ -398,7 +402,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
     let bg = section::BG_WAITS;
     // Single-block requests/s = the rate × the single-block share of the interval totals, so the
     // figure is not the difference of two rounded rates.
-    let small = |tot: &Result<f64, String>, all: &str, multi: &str| {
+    let small = |tot: &ValueOrWhy, all: &str, multi: &str| {
         let rate_all = tot.clone()?;
         let (t, m) = (total(all)?, total(multi)?);
         if t > 0.0 {
