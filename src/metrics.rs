@@ -104,12 +104,7 @@ impl Figure {
             unknown_reason: Some(why),
         }
     }
-    fn of(
-        v: ValueOrWhy,
-        unit: &'static str,
-        decimals: u32,
-        from: impl Into<String>,
-    ) -> Figure {
+    fn of(v: ValueOrWhy, unit: &'static str, decimals: u32, from: impl Into<String>) -> Figure {
         match v {
             Ok(v) => Figure::known(v, unit, decimals, from),
             Err(why) => Figure::unknown(unit, decimals, from, why),
