@@ -646,7 +646,7 @@ impl State {
         let Some(k) = self.active else {
             self.warnings.push(format!(
                 "line {no}: ignored (not iostat output): '{}'",
-                clip(trimmed)
+                clip(trimmed, CLIP_SYSSTAT)
             ));
             return Ok(());
         };
@@ -681,9 +681,9 @@ impl State {
                     format!(
                         "a device name and {n} values under the header of line {} ('{}')",
                         t.line,
-                        clip(&t.layout.key)
+                        clip(&t.layout.key, CLIP_SYSSTAT)
                     ),
-                    format!("{ntok} fields: '{}'", clip(trimmed)),
+                    format!("{ntok} fields: '{}'", clip(trimmed, CLIP_SYSSTAT)),
                 ));
             }
             _ if device_last => (self.toks[t0 + n].span(), false, t0),
@@ -1398,7 +1398,7 @@ fn cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
     crate::disk::sysstat_cell(tok, column, comma)
 }
 
-use crate::disk::{clip, strip_ansi};
+use crate::lines::{clip, strip_ansi, CLIP_SYSSTAT};
 
 /// `Linux <release> (<host>) <date…> [_<arch>_] [(<N> CPU)]`.
 fn banner_line(line: &str) -> Option<SystemHeader> {

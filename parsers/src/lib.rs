@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod awr;
+mod dates;
 pub mod disk;
 pub mod entity;
 pub mod error;
@@ -20,11 +21,13 @@ pub mod html;
 pub mod input;
 pub mod iostat;
 pub mod iostat_json;
+mod lines;
 pub mod nmon;
 pub mod num;
 pub mod oswatcher;
 pub mod sadf;
 pub mod sar;
+mod sysstat_json;
 pub mod unix_iostat;
 pub mod vsan;
 

@@ -76,8 +76,8 @@ use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
 use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
 use crate::error::ParseError;
+use crate::lines::{clip, head, CLIP_UNIX};
 use crate::num::{number, Scale};
-use crate::unix_iostat::{clip, head};
 
 /// Format id.
 pub const FORMAT: &str = "nmon";
@@ -235,7 +235,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                         line: no,
                         reason: format!(
                             "a 'ZZZZ,Tnnnn,HH:MM:SS,DD-MON-YYYY' record: '{}'",
-                            clip(line)
+                            clip(line, CLIP_UNIX)
                         ),
                     });
                     continue;
@@ -243,7 +243,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                 let Some(n) = t.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) else {
                     log.skipped.push(Skip {
                         line: no,
-                        reason: format!("a snapshot number 'Tnnnn' in '{}'", clip(line)),
+                        reason: format!("a snapshot number 'Tnnnn' in '{}'", clip(line, CLIP_UNIX)),
                     });
                     continue;
                 };
@@ -260,7 +260,10 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                 continue;
             }
             "ERROR" => {
-                log.warn(format!("line {no}: nmon error record: '{}'", clip(line)));
+                log.warn(format!(
+                    "line {no}: nmon error record: '{}'",
+                    clip(line, CLIP_UNIX)
+                ));
                 continue;
             }
             _ => {}
@@ -315,7 +318,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                 line: no,
                 reason: format!(
                     "a '{kind}' data record before its section header (no device names): '{}'",
-                    clip(line)
+                    clip(line, CLIP_UNIX)
                 ),
             });
             continue;
@@ -333,7 +336,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     cells.len(),
                     sec.devices.len(),
                     sec.line,
-                    clip(line)
+                    clip(line, CLIP_UNIX)
                 ),
             });
             continue;

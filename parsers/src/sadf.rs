@@ -131,7 +131,8 @@ use nom::Parser;
 use crate::disk::{sysstat_known, sysstat_normalise};
 pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
 use crate::error::ParseError;
-use crate::iostat_json::json::{self, J};
+use crate::lines::{clip, CLIP_SYSSTAT};
+use crate::sysstat_json::{self as json, JsonValue};
 
 /// Format id of `sadf -d` output.
 const CSV_FORMAT: &str = "sadf_csv";
@@ -159,17 +160,7 @@ pub fn looks_like_csv(text: &str) -> bool {
 /// True for a `{"sysstat": …}` JSON document from `sadf -j`: it has a `"file-date"` key or a
 /// `"timestamp": {` object (iostat prints a string).
 pub fn looks_like_json(text: &str) -> bool {
-    if !json::is_sysstat(text) {
-        return false;
-    }
-    let h = json::head(text);
-    h.contains("\"file-date\"")
-        || h.match_indices("\"timestamp\"").any(|(i, m)| {
-            h[i + m.len()..]
-                .trim_start()
-                .strip_prefix(':')
-                .is_some_and(|r| r.trim_start().starts_with('{'))
-        })
+    json::is_sadf_document(text)
 }
 
 /// Decodes bytes (rejecting empty and binary input, see [`crate::input::decode`]) and parses them.
@@ -566,14 +557,6 @@ fn cell(tok: &str) -> Result<Option<f64>, String> {
     }
 }
 
-fn clip(s: &str) -> String {
-    if s.chars().count() > 120 {
-        format!("{}…", s.chars().take(120).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
 fn warn_unknown_column(log: &mut DeviceLog, line: usize, c: &str) {
     let tail = format!("unknown column '{c}' kept as printed");
     if !log.warnings.iter().any(|w| w.ends_with(&tail)) {
@@ -636,7 +619,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
                 line: no,
                 reason: format!(
                     "not sadf -d output (expected 'hostname;interval;timestamp;…'): '{}'",
-                    clip(trimmed)
+                    clip(trimmed, CLIP_SYSSTAT)
                 ),
             });
             continue;
@@ -671,7 +654,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
                 format!(
                     "the fields named by the header of line {} ('{}')",
                     h.line,
-                    clip(&h.text)
+                    clip(&h.text, CLIP_SYSSTAT)
                 ),
                 found,
             )
@@ -838,7 +821,7 @@ fn map_key(table: &[(&str, &'static str)], k: &str) -> Option<&'static str> {
     table.iter().find(|(j, _)| *j == k).map(|(_, c)| *c)
 }
 
-fn json_value(k: &str, v: &J, what: &str, line: usize) -> Result<Option<f64>, ParseError> {
+fn json_value(k: &str, v: &JsonValue, what: &str, line: usize) -> Result<Option<f64>, ParseError> {
     json::number(v).map_err(|found| {
         ParseError::section(
             JSON_SECTION,
@@ -849,7 +832,11 @@ fn json_value(k: &str, v: &J, what: &str, line: usize) -> Result<Option<f64>, Pa
     })
 }
 
-fn disk_sample(d: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, ParseError> {
+fn disk_sample(
+    d: &JsonValue,
+    line: usize,
+    log: &mut DeviceLog,
+) -> Result<DeviceSample, ParseError> {
     let Some(obj) = d.as_obj() else {
         return Err(ParseError::section(
             JSON_SECTION,
@@ -859,7 +846,7 @@ fn disk_sample(d: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, 
         ));
     };
     let name = match json::get(obj, "disk-device") {
-        Some(J::Str(s)) => s.trim().to_string(),
+        Some(JsonValue::Str(s)) => s.trim().to_string(),
         _ => {
             return Err(ParseError::section(
                 JSON_SECTION,
@@ -892,7 +879,7 @@ fn disk_sample(d: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, 
     })
 }
 
-fn io_sample(io: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, ParseError> {
+fn io_sample(io: &JsonValue, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, ParseError> {
     let Some(obj) = io.as_obj() else {
         return Err(ParseError::section(
             JSON_SECTION,
@@ -902,7 +889,7 @@ fn io_sample(io: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, P
         ));
     };
     let mut values = Vec::new();
-    let mut push = |k: &str, v: &J, log: &mut DeviceLog| -> Result<(), ParseError> {
+    let mut push = |k: &str, v: &JsonValue, log: &mut DeviceLog| -> Result<(), ParseError> {
         let c = map_key(IO_KEYS, k).map_or_else(
             || {
                 json::warn_unknown(log, line, k);
@@ -915,7 +902,7 @@ fn io_sample(io: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, P
     };
     for (k, v) in obj {
         match v {
-            J::Obj(inner) => {
+            JsonValue::Obj(inner) => {
                 for (k2, v2) in inner {
                     push(k2, v2, log)?;
                 }
@@ -933,15 +920,15 @@ fn io_sample(io: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, P
 }
 
 /// Reads `"timestamp": {"date", "time", "utc" | "tz", "interval"}` into `r`.
-fn json_stamp(ts: &J, r: &mut DeviceReport) {
+fn json_stamp(ts: &JsonValue, r: &mut DeviceReport) {
     let Some(o) = ts.as_obj() else {
-        if let J::Str(s) = ts {
+        if let JsonValue::Str(s) = ts {
             r.timestamp = Some(s.trim().to_string());
         }
         return;
     };
     let s = |k: &str| match json::get(o, k) {
-        Some(J::Str(s)) => Some(s.trim().to_string()),
+        Some(JsonValue::Str(s)) => Some(s.trim().to_string()),
         _ => None,
     };
     let (date, time, tz) = (s("date"), s("time"), s("tz"));
@@ -958,12 +945,12 @@ fn json_stamp(ts: &J, r: &mut DeviceReport) {
         r.time = NaiveDateTime::parse_from_str(&format!("{d} {t}"), "%Y-%m-%d %H:%M:%S").ok();
     }
     r.utc = match (json::get(o, "utc"), tz.as_deref()) {
-        (Some(J::Num(n)), _) => *n == 1.0,
-        (Some(J::Bool(b)), _) => *b,
+        (Some(JsonValue::Num(n)), _) => *n == 1.0,
+        (Some(JsonValue::Bool(b)), _) => *b,
         (_, Some(z)) => matches!(z, "UTC" | "GMT" | "Z"),
         _ => false,
     };
-    if let Some(J::Num(i)) = json::get(o, "interval") {
+    if let Some(JsonValue::Num(i)) = json::get(o, "interval") {
         r.interval_s = Some(*i);
     }
 }
@@ -995,7 +982,7 @@ pub fn parse_json(text: &str) -> Result<DeviceLog, ParseError> {
             log.header = Some(h);
         }
         let stats = match json::get(host, "statistics") {
-            Some(J::Arr(a)) => a.as_slice(),
+            Some(JsonValue::Arr(a)) => a.as_slice(),
             Some(other) => {
                 return Err(ParseError::section(
                     JSON_SECTION,
@@ -1026,7 +1013,7 @@ pub fn parse_json(text: &str) -> Result<DeviceLog, ParseError> {
                     .as_obj()
                     .map(|o| {
                         o.iter()
-                            .filter(|(_, x)| matches!(x, J::Obj(_) | J::Arr(_)))
+                            .filter(|(_, x)| matches!(x, JsonValue::Obj(_) | JsonValue::Arr(_)))
                             .map(|(s, _)| s.as_str())
                             .collect()
                     })

@@ -500,7 +500,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             None => {
                 st.unrelated += 1;
                 st.first_unrelated
-                    .get_or_insert_with(|| (no, clip(line.trim())));
+                    .get_or_insert_with(|| (no, clip(line.trim(), CLIP_SYSSTAT)));
             }
             Some(t) if t.kind.is_none() => {}
             Some(t) => {
@@ -615,7 +615,7 @@ fn new_table(st: &mut State, rest: &[&str], stamp: Stamp, no: usize, line: &str)
         kind,
         columns,
         line: no,
-        text: clip(line.trim()),
+        text: clip(line.trim(), CLIP_SYSSTAT),
         stamp,
         current: None,
         rows: Vec::new(),
@@ -706,7 +706,7 @@ fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Res
                 return Err(format!(
                     "expected a time or 'Average' before the first device row under {}, found '{}'",
                     header(),
-                    clip(&toks.join(" "))
+                    clip(&toks.join(" "), CLIP_SYSSTAT)
                 ))
             }
         },
@@ -714,7 +714,7 @@ fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Res
             return Err(format!(
                 "expected a time (or an 'Average:' label) then {what} under {}, found '{}'",
                 header(),
-                clip(&toks.join(" "))
+                clip(&toks.join(" "), CLIP_SYSSTAT)
             ))
         }
         s => {
@@ -727,7 +727,7 @@ fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Res
             "expected {what} under {}, found {} field(s): '{}'",
             header(),
             rest.len(),
-            clip(&toks.join(" "))
+            clip(&toks.join(" "), CLIP_SYSSTAT)
         ));
     }
     let (device, values) = match kind {
@@ -936,7 +936,8 @@ fn unix_aggregate(name: &str) -> bool {
     HBA_DRIVERS.contains(&drv) && (rest.is_empty() || starts_digit)
 }
 
-use crate::disk::{clip, strip_ansi, sysstat_cell as cell};
+use crate::disk::sysstat_cell as cell;
+use crate::lines::{clip, strip_ansi, CLIP_SYSSTAT};
 
 /// A token that is a value, not a name: `12`, `-3.85`, `+0.00`, `.5`, `0,06`, `1.6k`.
 fn numeric(t: &str) -> bool {

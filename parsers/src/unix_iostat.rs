@@ -137,6 +137,7 @@ use chrono::{DateTime, NaiveDateTime};
 
 use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
 use crate::error::ParseError;
+use crate::lines::{clip, head, CLIP_UNIX};
 use crate::num::{number, Scale};
 
 /// Format id of AIX `iostat` logs.
@@ -165,23 +166,6 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
-
-/// The first 64 KiB of `text` (on a character boundary).
-pub(crate) fn head(text: &str) -> &str {
-    let mut end = text.len().min(64 * 1024);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-pub(crate) fn clip(s: &str) -> String {
-    if s.chars().count() > 100 {
-        format!("{}…", s.chars().take(100).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
 
 /// True for lines written by other collectors that embed iostat output (OSWatcher markers,
 /// nmon records): the wrapper's parser reads those files, not this module.
@@ -451,7 +435,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                             st.name,
                             st.line,
                             st.columns.len(),
-                            clip(t)
+                            clip(t, CLIP_UNIX)
                         ),
                     });
                     continue;
@@ -546,7 +530,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 line: no,
                 reason: format!(
                     "'-s' system throughput line left out (a host total, not a disk): '{}'",
-                    clip(t)
+                    clip(t, CLIP_UNIX)
                 ),
             });
             continue;
@@ -554,7 +538,10 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
         if in_system {
             log.skipped.push(Skip {
                 line: no,
-                reason: format!("'-s' system throughput line left out: '{}'", clip(t)),
+                reason: format!(
+                    "'-s' system throughput line left out: '{}'",
+                    clip(t, CLIP_UNIX)
+                ),
             });
             continue;
         }
@@ -598,7 +585,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                     reason: format!(
                         "a '{name}' stanza outside a disk block (no '<disk> xfer:' line before \
                          it; the -D output is cut): '{}'",
-                        clip(t)
+                        clip(t, CLIP_UNIX)
                     ),
                 });
                 // Its value line, if any, is skipped as data before a header.
@@ -688,9 +675,9 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                         "a disk name and {n} values under the header of line {} ('{}'), found \
                          {} fields: '{}'",
                         p.line,
-                        clip(&p.text),
+                        clip(&p.text, CLIP_UNIX),
                         toks.len(),
-                        clip(t)
+                        clip(t, CLIP_UNIX)
                     ),
                 });
                 continue;
@@ -699,9 +686,12 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
         log.skipped.push(Skip {
             line: no,
             reason: if values_line(t) {
-                format!("values before any AIX iostat header: '{}'", clip(t))
+                format!(
+                    "values before any AIX iostat header: '{}'",
+                    clip(t, CLIP_UNIX)
+                )
             } else {
-                format!("not AIX iostat output: '{}'", clip(t))
+                format!("not AIX iostat output: '{}'", clip(t, CLIP_UNIX))
             },
         });
     }
@@ -912,7 +902,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
         }
         let stamp = epoch_line(t)
             .map(|d| (d, true))
-            .or_else(|| crate::oswatcher::date_text_time(t).map(|d| (d, false)));
+            .or_else(|| crate::dates::date_text_time(t).map(|d| (d, false)));
         if let Some((time, utc)) = stamp {
             new_report(&mut cur, &mut log, &mut reports, no);
             table = None;
@@ -953,7 +943,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
                 line: no,
                 reason: format!(
                     "not Solaris iostat -x output (no device header before it): '{}'",
-                    clip(t)
+                    clip(t, CLIP_UNIX)
                 ),
             });
             continue;
@@ -968,7 +958,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
         if !numeric {
             log.skipped.push(Skip {
                 line: no,
-                reason: format!("not Solaris iostat -x output: '{}'", clip(t)),
+                reason: format!("not Solaris iostat -x output: '{}'", clip(t, CLIP_UNIX)),
             });
             continue;
         }
@@ -980,9 +970,9 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
                      fields: '{}'",
                     nb + na,
                     tb.line,
-                    clip(&tb.text),
+                    clip(&tb.text, CLIP_UNIX),
                     toks.len(),
-                    clip(t)
+                    clip(t, CLIP_UNIX)
                 ),
             });
             continue;
@@ -1007,7 +997,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
                 reason: format!(
                     "a number in every column of the header of line {} ({why}): '{}'",
                     tb.line,
-                    clip(t)
+                    clip(t, CLIP_UNIX)
                 ),
             });
             continue;

@@ -184,13 +184,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
 }
 
 /// The first 64 KiB of a text (on a char boundary): what `looks_like` functions look at.
-pub(crate) fn head(text: &str) -> &str {
-    let mut end = text.len().min(64 * 1024);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
+pub(crate) use crate::lines::head;
 
 // ---------------------------------------------------------------------------------------------
 // VsanPerfEntityMetricCSV, shared by the JSON and SOAP readers
