@@ -47,6 +47,12 @@ pub struct DeviceSample {
     /// A group total (iostat `-g`, printed with a leading space; nmon `DG` disk groups): it
     /// double-counts its member devices.
     pub group: bool,
+    /// The host-wide total of every disk, not a device: the `sar -b` row (`tps rtps wtps bread/s
+    /// bwrtn/s`, from `sar -b` text, `sadf -d` `-b` columns or the `sadf -j` `io` object), named
+    /// `sar -b` and with `group` set. Never added to the devices' total; the engine takes its
+    /// read/write split from it where the disk rows print tps only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub host_total: bool,
     /// Every column, header name verbatim, in printed order; `None` for a blank or missing cell.
     pub values: Vec<(String, Option<f64>)>,
     /// Units normalised through the format's alias table.

@@ -692,6 +692,37 @@ fn list(names: &[&str]) -> String {
     s
 }
 
+/// The `esxtop -b` batch CSV format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct EsxtopCsv;
+
+impl crate::parser::FormatParser for EsxtopCsv {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::EsxtopCsv,
+            id: "esxtop_csv",
+            name: "esxtop batch CSV",
+            kind: crate::sink::RecordKind::Entities,
+            description:
+                "ESXi `esxtop -b` batch CSV (PDH-CSV 4.0): physical disk, adapter and VM counters",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse(text)?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

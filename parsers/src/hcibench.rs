@@ -365,6 +365,36 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     Ok(log)
 }
 
+/// The HCIBench result summary format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct Hcibench;
+
+impl crate::parser::FormatParser for Hcibench {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::Hcibench,
+            id: "hcibench",
+            name: "HCIBench result summary",
+            kind: crate::sink::RecordKind::Entities,
+            description: "HCIBench result summary (`*-res.txt`, fio or vdbench)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse(text)?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

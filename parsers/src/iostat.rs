@@ -784,6 +784,7 @@ impl State {
             devices.push(DeviceSample {
                 device: arena[row.dev.0..row.dev.1].to_string(),
                 group: row.group,
+                host_total: false,
                 values,
                 normalised,
             });
@@ -822,6 +823,7 @@ impl State {
                 None => devices.push(DeviceSample {
                     device: device.to_string(),
                     group: row.group,
+                    host_total: false,
                     values,
                     normalised: Normalised::default(),
                 }),
@@ -1471,6 +1473,141 @@ fn timestamp_line(trimmed: &str) -> Option<String> {
     .parse(trimmed)
     .is_ok();
     ok.then(|| trimmed.to_string())
+}
+
+/// The Linux `iostat` text format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct IostatText;
+
+impl crate::parser::FormatParser for IostatText {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::IostatText,
+            id: "iostat_text",
+            name: "Linux iostat log",
+            kind: crate::sink::RecordKind::Devices,
+            description: "Linux sysstat `iostat` text (basic or `-x`, 7.x to 12.7, `-t`, `-g`, `-p`, `--pretty`)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        stream_into(src, settings, sink)
+    }
+}
+
+/// Reads a Linux `iostat` text log from `src` into `sink` one report at a time (see [`Reader`]),
+/// leniently: a report with a value that is not a number is left out and counted in the skipped
+/// lines (`report left out: …`); a line that does not fit its header stops the reader, and the
+/// reports before it are kept with a warning saying so (a log copied while iostat was still
+/// writing it ends in a cut line).
+///
+/// [`crate::sink::Sink::device_begin`] comes with the first report, carrying the banner read by
+/// then.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; the reader's error when no report could
+/// be read before it; [`ParseError::Section`] when the log has no device line at all; the sink's.
+pub fn stream_into(
+    src: &mut dyn BufRead,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let opts = Options {
+        first_is_since_boot: settings.first_report_since_boot,
+        keep_values: settings.keep_values,
+    };
+    let mut reader = Reader::new(src, opts);
+    let mut samples = 0usize;
+    let mut reports = 0usize;
+    let mut left_out: Vec<Skip> = Vec::new();
+    // An error followed by more reports was one report's bad value (left out, counted); the
+    // last error, with nothing after it, stopped the reader.
+    let mut last_err: Option<ParseError> = None;
+    while let Some(item) = reader.next() {
+        match item {
+            Ok(r) => {
+                if let Some(e) = last_err.take() {
+                    left_out.push(left_out_report(&e));
+                }
+                if reports == 0 {
+                    let start = crate::sink::DeviceLogStart {
+                        format: crate::Format::IostatText,
+                        header: reader.header(),
+                    };
+                    if !sink.device_begin(start)? {
+                        return Ok(());
+                    }
+                }
+                samples += r.devices.len();
+                reports += 1;
+                if !sink.device_report(r)? {
+                    return Ok(());
+                }
+            }
+            Err(e @ ParseError::Io { .. }) => return Err(e),
+            Err(e) => {
+                if let Some(prev) = last_err.replace(e) {
+                    left_out.push(left_out_report(&prev));
+                }
+            }
+        }
+    }
+    let stopped = match last_err {
+        Some(e) if reports == 0 => return Err(e),
+        Some(e) => Some(e.to_string()),
+        None => None,
+    };
+    if samples == 0 && stopped.is_none() {
+        return Err(ParseError::section(
+            "device statistics",
+            None,
+            "device statistics in this Linux iostat log",
+            format!("{reports} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)"),
+        ));
+    }
+    let mut warnings = reader.warnings().to_vec();
+    if let Some(e) = stopped {
+        warnings.push(format!(
+            "reading stopped at a line that does not fit its header ({e}); the {reports} report(s) before it are used"
+        ));
+    }
+    let mut skipped = reader.skipped().to_vec();
+    skipped.extend(left_out);
+    sink.device_end(crate::sink::DeviceLogEnd { warnings, skipped })
+}
+
+/// The skipped-line entry of a report left out for `e`.
+fn left_out_report(e: &ParseError) -> Skip {
+    let line = match e {
+        ParseError::Section { at, .. } | ParseError::Truncated { at, .. } => at.line.unwrap_or(0),
+        _ => 0,
+    };
+    Skip {
+        line,
+        reason: format!("report left out: {e}"),
+    }
 }
 
 #[cfg(test)]

@@ -253,9 +253,39 @@ fn device(d: &JsonValue, line: usize, log: &mut DeviceLog) -> Result<DeviceSampl
     Ok(DeviceSample {
         device: name.trim().to_string(),
         group: name.starts_with(' '),
+        host_total: false,
         values,
         normalised,
     })
+}
+
+/// The `iostat -o JSON` format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct IostatJson;
+
+impl crate::parser::FormatParser for IostatJson {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::IostatJson,
+            id: "iostat_json",
+            name: "iostat JSON log",
+            kind: crate::sink::RecordKind::Devices,
+            description: "sysstat `iostat -o JSON` (11.5.1+)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+    }
 }
 
 #[cfg(test)]

@@ -384,6 +384,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     snap.devices.push(DeviceSample {
                         device: d.clone(),
                         group,
+                        host_total: false,
                         values: Vec::new(),
                         normalised: Normalised::default(),
                     });
@@ -470,6 +471,35 @@ pub fn normalise(values: &[(String, Option<f64>)]) -> Normalised {
         avg_request_bytes: v(&["DISKBSIZE", "DGSIZE"]).map(|x| x * 1024.0),
         util_pct: v(&["DISKBUSY", "DGBUSY"]),
         ..Default::default()
+    }
+}
+
+/// The nmon file format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct Nmon;
+
+impl crate::parser::FormatParser for Nmon {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::Nmon,
+            id: "nmon",
+            name: "nmon file",
+            kind: crate::sink::RecordKind::Devices,
+            description: "nmon `.nmon` file (Linux nmon, AIX topas_nmon): DISK* and DG* sections",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
     }
 }
 

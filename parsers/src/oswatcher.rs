@@ -523,6 +523,35 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
     Ok(log)
 }
 
+/// The OSWatcher `oswiostat` archive format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct OsWatcher;
+
+impl crate::parser::FormatParser for OsWatcher {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::OsWatcher,
+            id: "oswatcher",
+            name: "OSWatcher oswiostat archive",
+            kind: crate::sink::RecordKind::Devices,
+            description: "Oracle OSWatcher Black Box (and ExaWatcher) `oswiostat` archive: Linux, AIX or Solaris iostat runs",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

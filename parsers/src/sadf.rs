@@ -708,6 +708,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
                 log.reports[r].devices.push(DeviceSample {
                     device,
                     group: !named,
+                    host_total: !named,
                     values,
                     normalised,
                 });
@@ -874,6 +875,7 @@ fn disk_sample(
     Ok(DeviceSample {
         device: name,
         group: false,
+        host_total: false,
         values,
         normalised,
     })
@@ -914,6 +916,7 @@ fn io_sample(io: &JsonValue, line: usize, log: &mut DeviceLog) -> Result<DeviceS
     Ok(DeviceSample {
         device: SAR_B.to_string(),
         group: true,
+        host_total: true,
         values,
         normalised,
     })
@@ -1081,6 +1084,64 @@ pub fn parse_json(text: &str) -> Result<DeviceLog, ParseError> {
         ));
     }
     Ok(log)
+}
+
+/// The `sadf -j` format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct SadfJson;
+
+impl crate::parser::FormatParser for SadfJson {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::SadfJson,
+            id: "sadf_json",
+            name: "sadf -j (JSON) file",
+            kind: crate::sink::RecordKind::Devices,
+            description: "sysstat `sadf -j` (JSON) with `-d` and/or `-b`",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like_json(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse_json(text), self.info(), settings, sink)
+    }
+}
+
+/// The `sadf -d` format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct SadfCsv;
+
+impl crate::parser::FormatParser for SadfCsv {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::SadfCsv,
+            id: "sadf_csv",
+            name: "sadf -d (CSV) file",
+            kind: crate::sink::RecordKind::Devices,
+            description: "sysstat `sadf -d` (semicolon CSV) with `-d` and/or `-b`",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like_csv(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse_csv(text), self.info(), settings, sink)
+    }
 }
 
 #[cfg(test)]

@@ -862,6 +862,7 @@ fn finish_table(st: &mut State) -> Result<(), ParseError> {
         let sample = DeviceSample {
             device: row.device.clone(),
             group,
+            host_total: matches!(kind, Kind::B),
             values,
             normalised,
         };
@@ -1120,6 +1121,36 @@ fn unix_banner(toks: &[&str]) -> Option<SystemHeader> {
         arch: Some(toks[4].to_string()),
         cpus: None,
     })
+}
+
+/// The sar text format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct SarText;
+
+impl crate::parser::FormatParser for SarText {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::SarText,
+            id: "sar_text",
+            name: "sar log",
+            kind: crate::sink::RecordKind::Devices,
+            description:
+                "`sar -d` / `-b` / `-A` text: Linux sysstat (any locale), AIX, Solaris, HP-UX",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+    }
 }
 
 #[cfg(test)]

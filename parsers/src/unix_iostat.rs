@@ -574,6 +574,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 r.devices.push(DeviceSample {
                     device: d.to_string(),
                     group: false,
+                    host_total: false,
                     values: Vec::new(),
                     normalised: Normalised::default(),
                 });
@@ -663,6 +664,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 r.devices.push(DeviceSample {
                     device: device.to_string(),
                     group,
+                    host_total: false,
                     values,
                     normalised: Normalised::default(),
                 });
@@ -1011,6 +1013,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
         cur.as_mut().expect("opened").devices.push(DeviceSample {
             device: device.to_string(),
             group,
+            host_total: false,
             normalised: sol_normalise(&values),
             values,
         });
@@ -1063,6 +1066,64 @@ pub fn sol_normalise(values: &[(String, Option<f64>)]) -> Normalised {
         util_pct: v("%b"),
         service_ms: v("asvc_t"),
         ..Default::default()
+    }
+}
+
+/// The AIX `iostat` format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct AixIostat;
+
+impl crate::parser::FormatParser for AixIostat {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::AixIostat,
+            id: "aix_iostat",
+            name: "AIX iostat log",
+            kind: crate::sink::RecordKind::Devices,
+            description: "AIX `iostat` (plain or `-D`, with `-T` times)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like_aix(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse_aix(text), self.info(), settings, sink)
+    }
+}
+
+/// The Solaris `iostat -x` format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct SolarisIostat;
+
+impl crate::parser::FormatParser for SolarisIostat {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::SolarisIostat,
+            id: "solaris_iostat",
+            name: "Solaris iostat log",
+            kind: crate::sink::RecordKind::Devices,
+            description: "Solaris / illumos `iostat -x` (`-xn`, `-xzn`, `-T d|u`)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like_solaris(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse_solaris(text), self.info(), settings, sink)
     }
 }
 

@@ -1050,6 +1050,38 @@ pub(crate) fn wait_histograms(d: &Doc, cx: &mut Ctx) -> Vec<WaitHistogram> {
     merge.finish(&mut cx.warnings)
 }
 
+/// The AWR text report format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct AwrText;
+
+impl crate::parser::FormatParser for AwrText {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::AwrText,
+            id: "awr_text",
+            name: "AWR text report",
+            kind: crate::sink::RecordKind::Intervals,
+            description: "Oracle AWR report in text (`awrrpt.sql` report type `text`, or an `AWR_REPORT_TEXT` spool), 10g to 23ai, instance or RAC global",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        let mut report = parse(text)?;
+        report.source_format = self.info().id.to_string();
+        sink.interval_report(report)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

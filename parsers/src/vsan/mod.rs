@@ -449,6 +449,127 @@ pub(crate) fn no_data(section: &str, what: &str) -> ParseError {
     )
 }
 
+/// The vSAN performance SOAP format (see [`soap`]).
+#[derive(Debug, Clone, Copy)]
+pub struct VsanSoap;
+
+impl crate::parser::FormatParser for VsanSoap {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::VsanSoap,
+            id: "vsan_soap",
+            name: "vSAN performance SOAP dump",
+            kind: crate::sink::RecordKind::Entities,
+            description: "vSAN performance service `VsanPerfQueryPerf` SOAP response, or a support-bundle stats dump",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("vsan_soap")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_soap(text)?)
+    }
+}
+
+/// The vSAN performance JSON format (see [`json`]).
+#[derive(Debug, Clone, Copy)]
+pub struct VsanJson;
+
+impl crate::parser::FormatParser for VsanJson {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::VsanJson,
+            id: "vsan_json",
+            name: "vSAN performance JSON",
+            kind: crate::sink::RecordKind::Entities,
+            description:
+                "vSAN performance service query result (`VsanPerfEntityMetricCSV`) as JSON",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("vsan_json")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_json(text)?)
+    }
+}
+
+/// The telegraf vSAN line-protocol format (see [`telegraf`]).
+#[derive(Debug, Clone, Copy)]
+pub struct TelegrafVsan;
+
+impl crate::parser::FormatParser for TelegrafVsan {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::TelegrafVsan,
+            id: "telegraf_vsan",
+            name: "telegraf vSAN line protocol",
+            kind: crate::sink::RecordKind::Entities,
+            description: "telegraf `vsphere_vsan_*` measurements in InfluxDB line protocol",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("telegraf_vsan")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_telegraf(text)?)
+    }
+}
+
+/// The PowerCLI `Get-VsanStat` export format (see [`powercli`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PowercliCsv;
+
+impl crate::parser::FormatParser for PowercliCsv {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::PowercliCsv,
+            id: "powercli_csv",
+            name: "PowerCLI Get-VsanStat export",
+            kind: crate::sink::RecordKind::Entities,
+            description: "PowerCLI `Get-VsanStat | Export-Csv` (or its console table)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("powercli_csv")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_powercli(text)?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ mod iostat;
 mod iostat_json;
 mod nmon;
 mod oswatcher;
+mod registry;
 mod sadf;
 mod sar;
 mod statspack;
