@@ -14,6 +14,7 @@ mod oswatcher;
 mod registry;
 mod sadf;
 mod sar;
+mod sink;
 mod statspack;
 mod text;
 mod unix_iostat;
