@@ -7,7 +7,7 @@
 //! the content (the first 64 KiB are enough), and [`FormatParser::parse`] reads a decoded text
 //! and hands the records to a [`Sink`]. A line-oriented format that can read from a
 //! [`BufRead`] without holding the input says so with [`FormatParser::streams`] and implements
-//! [`FormatParser::parse_stream`]. The registry ([`crate::registry`]) lists the formats in
+//! [`FormatParser::parse_stream`]. The registry (`registry::PARSERS`) lists the formats in
 //! detection order; nothing else names them.
 
 use std::io::BufRead;
