@@ -14,6 +14,7 @@
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 
 use crate::dates::{date_token, split_stamp, time_token, year4, DateToken};
+pub use crate::error::SkippedLine;
 use crate::num::{number, Scale};
 use serde::Serialize;
 
@@ -151,14 +152,9 @@ impl DeviceReport {
     }
 }
 
-/// A line or record left out and counted, with why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Skip {
-    /// 1-based line (or record number).
-    pub line: usize,
-    /// Why it was left out, with what was expected.
-    pub reason: String,
-}
+/// Former name of [`SkippedLine`], kept for callers written before it moved to
+/// [`crate::error`].
+pub type Skip = SkippedLine;
 
 /// A whole log of block-device activity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -172,7 +168,7 @@ pub struct DeviceLog {
     /// Unknown header names, ignored sections and similar, each once.
     pub warnings: Vec<String>,
     /// Lines or records left out (truncated or short lines), each counted.
-    pub skipped: Vec<Skip>,
+    pub skipped: Vec<SkippedLine>,
 }
 
 impl DeviceLog {

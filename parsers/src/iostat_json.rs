@@ -1,7 +1,7 @@
 //! Linux sysstat `iostat -o JSON` output (sysstat ≥ 11.5.1), into typed records.
 //!
-//! Format id `iostat_json`. Like the text parser ([`crate::iostat`]), not yet wired into
-//! [`crate::detect`]: call [`looks_like`] and [`parse`] directly.
+//! Format id `iostat_json`, registered as [`IostatJson`] (after `sadf -j`, whose documents are
+//! `{"sysstat": …}` too); [`looks_like`] and [`parse`] read a text directly.
 //!
 //! # Layout
 //! ```text
@@ -21,7 +21,7 @@
 //!
 //! The first `statistics` element of each host (each run) is the average since boot
 //! (`since_boot`), as in text iostat; call [`parse_with`] with
-//! [`Options::first_is_since_boot`] `= false` for a run taken with `-y`.
+//! [`ReaderOptions::first_is_since_boot`] `= false` for a run taken with `-y`.
 //!
 //! # Key names
 //! From 11.5.7 on the keys **are** iostat's column names (`tps`, `r/s`, `rkB/s`, `MB_read/s`,
@@ -72,7 +72,7 @@
 use crate::disk::{sysstat_known, sysstat_normalise};
 pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SystemHeader};
 use crate::error::ParseError;
-pub use crate::iostat::Options;
+pub use crate::iostat::ReaderOptions;
 
 use crate::sysstat_json::{self as json, JsonValue};
 
@@ -96,21 +96,21 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<DeviceLog, ParseError> {
     parse(&d.text)
 }
 
-/// Parses `iostat -o JSON` output with the default [`Options`].
+/// Parses `iostat -o JSON` output with the default [`ReaderOptions`].
 ///
 /// # Errors
 /// [`ParseError::Section`] for malformed JSON (with serde_json's line and column), a document that
 /// is not `{"sysstat": {"hosts": […]}}`, a disk entry without `disk_device` or with a value that is
 /// not a number, or a document with no `disk` array at all (no disk statistics).
 pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
-    parse_with(text, Options::default())
+    parse_with(text, ReaderOptions::default())
 }
 
 /// Parses `iostat -o JSON` output.
 ///
 /// # Errors
 /// As [`parse`].
-pub fn parse_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError> {
+pub fn parse_with(text: &str, opts: ReaderOptions) -> Result<DeviceLog, ParseError> {
     let doc = json::read(text, SECTION)?;
     let hosts = json::hosts(&doc.root, SECTION)?;
     let mut log = DeviceLog::new(FORMAT);

@@ -54,7 +54,7 @@
 //! # Bad input
 //! A data record with a different count of values than its header's devices (a line cut by a
 //! truncated file), a value that is not a number, a data record before its header, or a second
-//! record of one section in one snapshot is a counted [`Skip`] naming the line. `ERROR,` records
+//! record of one section in one snapshot is a counted [`SkippedLine`] naming the line. `ERROR,` records
 //! are warned. A `ZZZZ` snapshot with no disk data (the file ends after it) gives no report and a
 //! warning. A file with no disk section at all is an error saying so.
 //!
@@ -74,7 +74,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
-use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
 use crate::lines::{clip, head, CLIP_UNIX};
 use crate::num::{number, Scale};
@@ -231,7 +231,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             }
             "ZZZZ" => {
                 let (Some(t), Some(tm), Some(d)) = (f.get(1), f.get(2), f.get(3)) else {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: no,
                         reason: format!(
                             "a 'ZZZZ,Tnnnn,HH:MM:SS,DD-MON-YYYY' record: '{}'",
@@ -241,7 +241,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     continue;
                 };
                 let Some(n) = t.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) else {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: no,
                         reason: format!("a snapshot number 'Tnnnn' in '{}'", clip(line, CLIP_UNIX)),
                     });
@@ -314,7 +314,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         }
         // A data record: `DISKREAD,T0001,132.1,0.0,…`.
         let Some(sec) = sections.get(kind) else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "a '{kind}' data record before its section header (no device names): '{}'",
@@ -328,7 +328,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             cells.pop();
         }
         if cells.len() != sec.devices.len() {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "{} values for the {} devices of the '{kind}' header of line {} (a cut \
@@ -353,7 +353,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             }
         }
         if let Some(why) = bad {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!("a number for every device of '{kind}' ({why})"),
             });
@@ -365,7 +365,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             ..Default::default()
         });
         if snap.seen.iter().any(|s| s == kind) {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "a second '{kind}' record for snapshot {second} (duplicated snapshot): the \

@@ -26,7 +26,7 @@
 //! (unchanged), AIX blocks by [`crate::unix_iostat::parse_aix_with`], Solaris blocks by
 //! [`crate::unix_iostat::parse_solaris_with`]. Their reports, skips and warnings are merged, with
 //! line numbers counted in the whole archive. A block that its parser rejects (cut in an odd
-//! place) is left out as one counted [`Skip`] whose reason quotes the parser's error; the other
+//! place) is left out as one counted [`SkippedLine`] whose reason quotes the parser's error; the other
 //! blocks are kept.
 //!
 //! # Which reports are since boot
@@ -80,7 +80,7 @@
 use chrono::{Duration, NaiveDateTime, NaiveTime};
 
 use crate::dates::date_text_time;
-use crate::disk::{DeviceLog, Skip, SystemHeader};
+use crate::disk::{DeviceLog, SkippedLine, SystemHeader};
 use crate::error::{Location, ParseError};
 use crate::lines::{clip, head, CLIP_UNIX};
 use crate::unix_iostat;
@@ -332,7 +332,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
     // Lines before the first marker, other than the file header, are not iostat blocks.
     for (i, l) in clean[..markers[0]].iter().enumerate() {
         if !l.trim().is_empty() {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: i + 1,
                 reason: format!(
                     "text before the first 'zzz ***' marker: '{}'",
@@ -367,7 +367,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         block_lines.extend_from_slice(&clean[m + 1..end]);
         let block = block_lines.join("\n");
         if block.trim().is_empty() {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: marker_no,
                 reason: "a marker with no iostat output after it".into(),
             });
@@ -376,7 +376,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         blocks_seen += 1;
         let offset = m; // block line 1 is the (blanked) marker line
         let Some(kind) = block_platform(&block, &platform) else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: marker_no,
                 reason: "a block that is neither Linux, AIX nor Solaris iostat output \
                          (HP-UX/OSF1 'iostat 1 3' is not read)"
@@ -392,20 +392,20 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         let parsed = match kind {
             Platform::Linux => crate::iostat::parse_with(
                 &block,
-                crate::iostat::Options {
+                crate::iostat::ReaderOptions {
                     first_is_since_boot: has_banner,
-                    ..crate::iostat::Options::default()
+                    ..crate::iostat::ReaderOptions::default()
                 },
             ),
             Platform::Aix => unix_iostat::parse_aix_with(
                 &block,
-                unix_iostat::Options {
+                unix_iostat::UnixIostatOptions {
                     first_is_since_boot: false,
                 },
             ),
             Platform::Solaris => unix_iostat::parse_solaris_with(
                 &block,
-                unix_iostat::Options {
+                unix_iostat::UnixIostatOptions {
                     first_is_since_boot: false,
                 },
             )
@@ -427,7 +427,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     _ => marker_no,
                 };
                 failed.push(e.to_string());
-                log.skipped.push(Skip {
+                log.skipped.push(SkippedLine {
                     line,
                     reason: format!("the block of the marker of line {marker_no} is left out: {e}"),
                 });
@@ -459,7 +459,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             log.warn(shift_warning(w, offset));
         }
         for s in sub.skipped {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: s.line + offset,
                 reason: s.reason,
             });

@@ -25,7 +25,7 @@
 //! takes.
 
 use crate::awr::AwrReport;
-use crate::disk::{DeviceLog, DeviceReport, Skip, SystemHeader};
+use crate::disk::{DeviceLog, DeviceReport, SkippedLine, SystemHeader};
 use crate::entity::EntityLog;
 use crate::error::ParseError;
 use crate::Format;
@@ -71,7 +71,7 @@ pub struct DeviceLogEnd {
     pub warnings: Vec<String>,
     /// Lines or records left out (truncated or short lines, reports with a bad value), each
     /// with its 1-based line and why.
-    pub skipped: Vec<Skip>,
+    pub skipped: Vec<SkippedLine>,
 }
 
 /// Where parsers put their records. See the module docs for the order of calls.

@@ -9,7 +9,7 @@
 //! sink after the document has been read.
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::disk::{DeviceLog, Skip, SystemHeader};
+use crate::disk::{DeviceLog, SkippedLine, SystemHeader};
 use crate::error::ParseError;
 
 /// A JSON value that keeps keys in printed order (serde_json's `Value` sorts them without
@@ -159,7 +159,7 @@ pub(crate) fn is_sadf_document(text: &str) -> bool {
 pub(crate) struct Doc {
     pub(crate) root: JsonValue,
     lines: Vec<usize>,
-    pub(crate) truncated: Option<Skip>,
+    pub(crate) truncated: Option<SkippedLine>,
 }
 
 impl Doc {
@@ -291,7 +291,7 @@ pub(crate) fn read(text: &str, what: &str) -> Result<Doc, ParseError> {
                 return Ok(Doc {
                     root,
                     lines: sc.starts,
-                    truncated: Some(Skip {
+                    truncated: Some(SkippedLine {
                         line: e.line(),
                         reason: format!(
                             "the JSON stops before its end (line {}, column {}): kept the {kept} \

@@ -75,7 +75,7 @@
 //!
 //! `since_boot` is set on the first report of each run (after a banner, or the first of the file).
 //! Whether `-y` was used cannot be seen in the text: call [`parse_with`] with
-//! [`Options::first_is_since_boot`] `= false` when the log was taken with `-y`.
+//! [`ReaderOptions::first_is_since_boot`] `= false` when the log was taken with `-y`.
 //!
 //! # Streaming and speed
 //! [`Reader`] reads line by line from any [`std::io::BufRead`] (in place in the source's buffer),
@@ -87,7 +87,7 @@
 //! goes through the general cell reader. Each header's columns are mapped once to the
 //! [`Normalised`] fields they feed, by asking [`sysstat_normalise`] itself column by column, and
 //! the mapping is checked against it on probe rows (a header whose mapping does not match is
-//! normalised by [`sysstat_normalise`] sample by sample). With [`Options::keep_values`] `= false`
+//! normalised by [`sysstat_normalise`] sample by sample). With [`ReaderOptions::keep_values`] `= false`
 //! nothing is allocated per column. Measured rates are in `docs/performance.md` (`benches/iostat.sh`).
 //!
 //! # Example
@@ -131,7 +131,9 @@ use crate::error::ParseError;
 #[cfg(test)]
 use crate::disk::MIB;
 use crate::disk::{sysstat_known as known_column, sysstat_normalise};
-pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+pub use crate::disk::{
+    DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+};
 
 mod plan;
 mod reader;
@@ -146,9 +148,10 @@ pub type IostatLog = DeviceLog;
 /// One `iostat` interval report.
 pub type IostatReport = DeviceReport;
 
-/// Parse options.
+/// How a [`Reader`] (and [`parse_with`]) reads: what the text cannot say (`-y`) and whether to
+/// keep every printed column.
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct ReaderOptions {
     /// Mark the first report of each run as since boot. `true` by default; set `false` for logs
     /// taken with `iostat -y` (which the text does not show).
     pub first_is_since_boot: bool,
@@ -159,14 +162,17 @@ pub struct Options {
     pub keep_values: bool,
 }
 
-impl Default for Options {
+impl Default for ReaderOptions {
     fn default() -> Self {
-        Options {
+        ReaderOptions {
             first_is_since_boot: true,
             keep_values: true,
         }
     }
 }
+
+/// Former name of [`ReaderOptions`], kept for callers written before the rename.
+pub type Options = ReaderOptions;
 
 /// Section name used in errors.
 const SECTION: &str = "iostat device report";
@@ -180,14 +186,14 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<IostatLog, ParseError> {
     parse(&d.text)
 }
 
-/// Parses iostat text with the default [`Options`].
+/// Parses iostat text with the default [`ReaderOptions`].
 ///
 /// # Errors
 /// [`ParseError::UnknownFormat`] when there is neither a banner nor a device header;
 /// [`ParseError::Section`] for a data line whose value count differs from its header's, a value
 /// that is not a number, or a report mixing decimal commas and points.
 pub fn parse(text: &str) -> Result<IostatLog, ParseError> {
-    parse_with(text, Options::default())
+    parse_with(text, ReaderOptions::default())
 }
 
 /// True when the text starts like iostat output: a `Linux … (host)` banner followed by a device
@@ -215,7 +221,7 @@ pub fn looks_like(text: &str) -> bool {
 ///
 /// # Errors
 /// As [`parse`].
-pub fn parse_with(text: &str, opts: Options) -> Result<IostatLog, ParseError> {
+pub fn parse_with(text: &str, opts: ReaderOptions) -> Result<IostatLog, ParseError> {
     let mut reader = Reader::with_bom(text.as_bytes(), opts, false);
     let mut reports = Vec::new();
     let mut first_err: Option<ParseError> = None;
@@ -377,14 +383,14 @@ pub fn stream_into(
     settings: &crate::parser::ParseSettings,
     sink: &mut dyn crate::sink::Sink,
 ) -> Result<(), ParseError> {
-    let opts = Options {
+    let opts = ReaderOptions {
         first_is_since_boot: settings.first_report_since_boot,
         keep_values: settings.keep_values,
     };
     let mut reader = Reader::new(src, opts);
     let mut samples = 0usize;
     let mut reports = 0usize;
-    let mut left_out: Vec<Skip> = Vec::new();
+    let mut left_out: Vec<SkippedLine> = Vec::new();
     // An error followed by more reports was one report's bad value (left out, counted); the
     // last error, with nothing after it, stopped the reader.
     let mut last_err: Option<ParseError> = None;
@@ -442,12 +448,12 @@ pub fn stream_into(
 }
 
 /// The skipped-line entry of a report left out for `e`.
-fn left_out_report(e: &ParseError) -> Skip {
+fn left_out_report(e: &ParseError) -> SkippedLine {
     let line = match e {
         ParseError::Section { at, .. } | ParseError::Truncated { at, .. } => at.line.unwrap_or(0),
         _ => 0,
     };
-    Skip {
+    SkippedLine {
         line,
         reason: format!("report left out: {e}"),
     }

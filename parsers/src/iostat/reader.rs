@@ -37,14 +37,14 @@ pub(super) struct TableRef {
     pub(super) line: usize,
 }
 
-/// A data line of the current report, its text in [`Reader::arena`].
+/// A data line of the current report, its text in the reader state's `arena`.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Row {
     pub(super) line: usize,
     /// The device name (a span of the arena).
     pub(super) dev: (usize, usize),
     pub(super) group: bool,
-    /// Index in [`Reader::tables`].
+    /// Index in the reader state's `tables`.
     pub(super) table: usize,
     /// Index in [`State::toks`] of the first value.
     pub(super) vals: usize,
@@ -75,11 +75,11 @@ pub(super) struct Current {
 /// [`parse_with`] collects a reader and returns the same records.
 ///
 /// ```
-/// use sizer_parsers::iostat::{Options, Reader};
+/// use sizer_parsers::iostat::{ReaderOptions, Reader};
 /// let text = "Linux 5.8.0 (h) \t12/02/2021 \t_x86_64_\t(2 CPU)\n\n\
 ///             Device  r/s  rkB/s  %util\nsda  2.00  8.00  0.40\n\n\
 ///             Device  r/s  rkB/s  %util\nsda  4.00  16.00  0.80\n";
-/// let opts = Options { keep_values: false, ..Options::default() };
+/// let opts = ReaderOptions { keep_values: false, ..ReaderOptions::default() };
 /// let mut reader = Reader::new(text.as_bytes(), opts);
 /// let first = reader.next().unwrap().unwrap();
 /// assert!(first.since_boot);
@@ -97,14 +97,14 @@ pub struct Reader<R: BufRead> {
 
 /// Everything a [`Reader`] knows but its source.
 pub(super) struct State {
-    pub(super) opts: Options,
+    pub(super) opts: ReaderOptions,
     pub(super) strip_bom: bool,
     /// A line split across two reads of the source.
     pub(super) partial: Vec<u8>,
     pub(super) line_no: usize,
     pub(super) header: Option<SystemHeader>,
     pub(super) warnings: Vec<String>,
-    pub(super) skipped: Vec<Skip>,
+    pub(super) skipped: Vec<SkippedLine>,
     pub(super) cache: Vec<Arc<Layout>>,
     pub(super) seen_anything: bool,
     pub(super) seen_table: bool,
@@ -134,11 +134,11 @@ pub(super) struct State {
 
 impl<R: BufRead> Reader<R> {
     /// A reader over `src` (wrap a file in a [`std::io::BufReader`]).
-    pub fn new(src: R, opts: Options) -> Self {
+    pub fn new(src: R, opts: ReaderOptions) -> Self {
         Self::with_bom(src, opts, true)
     }
 
-    pub(super) fn with_bom(src: R, opts: Options, strip_bom: bool) -> Self {
+    pub(super) fn with_bom(src: R, opts: ReaderOptions, strip_bom: bool) -> Self {
         Reader {
             src,
             st: State {
@@ -185,7 +185,7 @@ impl<R: BufRead> Reader<R> {
     /// Lines left out so far. This parser rejects a malformed line with an error rather than
     /// skipping it, so this is empty; it is here so that every disk-log reader has the same
     /// interface.
-    pub fn skipped(&self) -> &[Skip] {
+    pub fn skipped(&self) -> &[SkippedLine] {
         &self.st.skipped
     }
 

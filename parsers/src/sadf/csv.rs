@@ -438,7 +438,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
             .flatten()
             .zip(stamp(fields.get(2).copied().unwrap_or("")));
         let Some((interval, st)) = prefix else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "not sadf -d output (expected 'hostname;interval;timestamp;…'): '{}'",
@@ -460,7 +460,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
             Some((_, last)) => last.clone_from(&st.printed),
         }
         let Some(h) = &cur else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: "a data line before any '# hostname;interval;timestamp;…' header".into(),
             });
@@ -520,7 +520,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
                     values.push((c.clone(), v));
                 }
                 if let Some(prev) = seen.get(&(r, device.clone())) {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: no,
                         reason: format!("'{device}' at {} already read on line {prev}", st.printed),
                     });

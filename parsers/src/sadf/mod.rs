@@ -2,8 +2,9 @@
 //! `sadf_json`): the block-device (`sar -d`) and I/O-total (`sar -b`) activities, into typed
 //! records.
 //!
-//! Not yet wired into [`crate::detect`]: call [`looks_like`] / [`parse`] (which dispatches on the
-//! content), or [`looks_like_csv`] / [`parse_csv`] and [`looks_like_json`] / [`parse_json`].
+//! Registered as [`SadfJson`] (before `iostat -o JSON`) and [`SadfCsv`]; to read a text
+//! directly, call [`looks_like`] / [`parse`] (which dispatches on the content), or
+//! [`looks_like_csv`] / [`parse_csv`] and [`looks_like_json`] / [`parse_json`].
 //! Every other activity (CPU, memory, network, …) is ignored silently. A file with neither
 //! activity is an error that names the activities it does hold.
 //!
@@ -136,7 +137,9 @@ use nom::sequence::preceded;
 use nom::Parser;
 
 use crate::disk::{sysstat_known, sysstat_normalise};
-pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+pub use crate::disk::{
+    DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+};
 use crate::error::ParseError;
 use crate::lines::{clip, CLIP_SYSSTAT};
 use crate::sysstat_json::{self as json, JsonValue};

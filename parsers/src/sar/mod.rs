@@ -1,9 +1,8 @@
 //! `sar` **text** output, disk activity only (`sar -d`, `sar -b`), into a [`DeviceLog`] of format
 //! `sar_text`.
 //!
-//! Groundwork for issue 5: this module is not yet wired into [`crate::detect`] or
-//! [`crate::parse_bytes`]; call [`parse`] / [`parse_bytes`] directly. `sadf` (`-d` CSV, `-j` JSON)
-//! and `iostat` are other modules' business.
+//! Registered as [`SarText`] (after nmon, before Linux iostat); [`parse`] / [`parse_bytes`] read
+//! a text directly. `sadf` (`-d` CSV, `-j` JSON) and `iostat` are other modules' business.
 //!
 //! # Accepted tools, versions and layouts
 //! Every column is found by its header **name**, never by its position.
@@ -161,7 +160,9 @@ use nom::sequence::preceded;
 use nom::Parser;
 
 use crate::disk::{sysstat_known, sysstat_normalise};
-pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+pub use crate::disk::{
+    DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+};
 use crate::error::ParseError;
 
 mod tokens;
@@ -516,7 +517,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                 let kind = t.kind.expect("a disk table");
                 let seg = st.segments.of(kind);
                 if let Err(reason) = read_row(t, &toks, no, seg) {
-                    st.log.skipped.push(Skip { line: no, reason });
+                    st.log.skipped.push(SkippedLine { line: no, reason });
                 }
             }
         }
@@ -827,7 +828,7 @@ fn finish_table(st: &mut State) -> Result<(), ParseError> {
                 _ => "",
             };
             st.extremes += 1;
-            st.log.skipped.push(Skip {
+            st.log.skipped.push(SkippedLine {
                 line: row.line,
                 reason: format!(
                     "sar -x '{label}' row of {}: a minimum or maximum over the run, not an \
@@ -853,7 +854,7 @@ fn finish_table(st: &mut State) -> Result<(), ParseError> {
             }
         }
         if let Some(reason) = bad {
-            st.log.skipped.push(Skip {
+            st.log.skipped.push(SkippedLine {
                 line: row.line,
                 reason,
             });

@@ -55,12 +55,12 @@ pub fn looks_like_aix(text: &str) -> bool {
     })
 }
 
-/// Parses AIX `iostat` output with the default [`Options`].
+/// Parses AIX `iostat` output with the default [`UnixIostatOptions`].
 ///
 /// # Errors
 /// As [`parse_aix_with`].
 pub fn parse_aix(text: &str) -> Result<DeviceLog, ParseError> {
-    parse_aix_with(text, Options::default())
+    parse_aix_with(text, UnixIostatOptions::default())
 }
 
 /// An active plain (`Disks:`) header.
@@ -128,7 +128,7 @@ pub(super) fn aix_time_column(stanza: &str, col: &str) -> bool {
 /// [`ParseError::UnknownFormat`] when the text holds no AIX device statistics (no `Disks:` table,
 /// no `xfer:` stanza: for example only `tty:`/CPU lines); [`ParseError::Section`] for the `-l`
 /// long layout (not read) and for a value that is not a number.
-pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError> {
+pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
     let mut log = DeviceLog::new(AIX_FORMAT);
     let mut reports: Vec<DeviceReport> = Vec::new();
     let mut cur: Option<DeviceReport> = None;
@@ -171,7 +171,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
             if values_line(t) {
                 let toks: Vec<&str> = t.split_whitespace().collect();
                 if toks.len() != st.columns.len() {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: no,
                         reason: format!(
                             "{} values under the '{}' stanza header of line {} ({} columns): '{}'",
@@ -222,7 +222,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 }
                 continue;
             }
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: st.line,
                 reason: format!(
                     "the '{}' stanza header of '{}' has no value line after it (the -D block \
@@ -270,7 +270,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
         if toks[0] == "System:" {
             // `-s` system throughput: a name line, an unlabelled header and one value line.
             in_system = true;
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "'-s' system throughput line left out (a host total, not a disk): '{}'",
@@ -280,7 +280,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
             continue;
         }
         if in_system {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "'-s' system throughput line left out: '{}'",
@@ -325,7 +325,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 block_dev = Some(r.devices.len() - 1);
             }
             let Some(device) = block_dev else {
-                log.skipped.push(Skip {
+                log.skipped.push(SkippedLine {
                     line: no,
                     reason: format!(
                         "a '{name}' stanza outside a disk block (no '<disk> xfer:' line before \
@@ -415,7 +415,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 continue;
             }
             if toks.len() > 1 && values_line(&toks[1..].join(" ")) {
-                log.skipped.push(Skip {
+                log.skipped.push(SkippedLine {
                     line: no,
                     reason: format!(
                         "a disk name and {n} values under the header of line {} ('{}'), found \
@@ -429,7 +429,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
                 continue;
             }
         }
-        log.skipped.push(Skip {
+        log.skipped.push(SkippedLine {
             line: no,
             reason: if values_line(t) {
                 format!(
@@ -442,7 +442,7 @@ pub fn parse_aix_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError
         });
     }
     if let Some(st) = stanza.take() {
-        log.skipped.push(Skip {
+        log.skipped.push(SkippedLine {
             line: st.line,
             reason: format!(
                 "the '{}' stanza header has no value line after it (the input ends: the -D \

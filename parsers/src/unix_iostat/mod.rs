@@ -66,7 +66,7 @@
 //!
 //! **Since boot.** AIX prints statistics since boot in a run's first report: `since_boot` is set
 //! on the first report after each `System configuration:` banner (the start of a run), and on the
-//! first report of the input when [`Options::first_is_since_boot`] is set (the default). AIX
+//! first report of the input when [`UnixIostatOptions::first_is_since_boot`] is set (the default). AIX
 //! re-prints the banner when the configuration changes mid-run; such a report is then also
 //! marked since boot (the text cannot tell the two apart).
 //!
@@ -110,7 +110,7 @@
 //! # Bad input
 //! A value line with a different count of values than its header, a stanza header without its
 //! value line (a `-D` block cut in the middle), data before any header and unrelated text lines
-//! (shell prompts, `### comment` lines) are counted [`Skip`]s naming the line. A header name this
+//! (shell prompts, `### comment` lines) are counted [`SkippedLine`]s naming the line. A header name this
 //! module does not know is kept in `values` and warned once. An input with no device statistics
 //! (only `tty:`/CPU lines, a banner) is an error saying so.
 //!
@@ -140,7 +140,7 @@
 
 use chrono::{DateTime, NaiveDateTime};
 
-use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
 use crate::lines::{clip, head, CLIP_UNIX};
 use crate::num::{number, Scale};
@@ -157,17 +157,17 @@ pub const SOLARIS_FORMAT: &str = "solaris_iostat";
 
 const AIX_SECTION: &str = "AIX iostat";
 
-/// Parse options.
+/// How the AIX and Solaris parsers read what the text cannot say.
 #[derive(Debug, Clone, Copy)]
-pub struct Options {
+pub struct UnixIostatOptions {
     /// Mark the first report of the input as since boot (`true` by default). AIX runs that start
     /// with a `System configuration:` banner are marked whatever this says.
     pub first_is_since_boot: bool,
 }
 
-impl Default for Options {
+impl Default for UnixIostatOptions {
     fn default() -> Self {
-        Options {
+        UnixIostatOptions {
             first_is_since_boot: true,
         }
     }

@@ -75,12 +75,12 @@ pub fn looks_like_solaris(text: &str) -> bool {
     })
 }
 
-/// Parses Solaris `iostat -x` output with the default [`Options`].
+/// Parses Solaris `iostat -x` output with the default [`UnixIostatOptions`].
 ///
 /// # Errors
 /// As [`parse_solaris_with`].
 pub fn parse_solaris(text: &str) -> Result<DeviceLog, ParseError> {
-    parse_solaris_with(text, Options::default())
+    parse_solaris_with(text, UnixIostatOptions::default())
 }
 
 /// A `-T u` epoch line (`1380065283`).
@@ -96,7 +96,7 @@ pub(super) fn epoch_line(t: &str) -> Option<NaiveDateTime> {
 /// # Errors
 /// [`ParseError::UnknownFormat`] when the text holds no `iostat -x` device header or no device
 /// line.
-pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError> {
+pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
     let mut log = DeviceLog::new(SOLARIS_FORMAT);
     let mut reports: Vec<DeviceReport> = Vec::new();
     let mut cur: Option<DeviceReport> = None;
@@ -174,7 +174,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
         }
         let toks: Vec<&str> = t.split_whitespace().collect();
         let Some(tb) = &table else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "not Solaris iostat -x output (no device header before it): '{}'",
@@ -191,14 +191,14 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
                 .filter(|(k, _)| *k != nb)
                 .all(|(_, x)| values_line(x));
         if !numeric {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!("not Solaris iostat -x output: '{}'", clip(t, CLIP_UNIX)),
             });
             continue;
         }
         if toks.len() != nb + 1 + na && toks.len() != nb + 1 + na + tb.system {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "{} values and a device name under the header of line {} ('{}'), found {} \
@@ -227,7 +227,7 @@ pub fn parse_solaris_with(text: &str, opts: Options) -> Result<DeviceLog, ParseE
             }
         }
         if let Some(why) = bad {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "a number in every column of the header of line {} ({why}): '{}'",

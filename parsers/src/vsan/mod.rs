@@ -7,8 +7,8 @@
 //! | `powercli_csv` | [`powercli`] | PowerCLI `Get-VsanStat … \| Export-Csv` (and the cmdlet's default table view, captured as text) |
 //! | `telegraf_vsan` | [`telegraf`] | telegraf `inputs.vsphere` vSAN measurements in InfluxDB line protocol |
 //!
-//! Not yet wired into [`crate::detect`] / [`crate::parse_bytes`]: decode the bytes with
-//! [`crate::input::decode`], then call [`looks_like`] / [`parse`] (which dispatch on the content,
+//! Each format is registered ([`VsanSoap`], [`VsanJson`], [`TelegrafVsan`], [`PowercliCsv`]);
+//! to read a text directly, call [`looks_like`] / [`parse`] (which dispatch on the content,
 //! see [`format_of`]) or the per-format functions ([`looks_like_json`] / [`parse_json`],
 //! [`looks_like_soap`] / [`parse_soap`], [`looks_like_powercli`] / [`parse_powercli`],
 //! [`looks_like_telegraf`] / [`parse_telegraf`]).
@@ -79,7 +79,7 @@ use chrono::NaiveDateTime;
 use crate::entity::{vsan_label, EntityLog, Measure, Series};
 use crate::error::ParseError;
 
-pub use crate::entity::Skip;
+pub use crate::entity::SkippedLine;
 pub use json::{looks_like as looks_like_json, parse as parse_json};
 pub use powercli::{
     looks_like as looks_like_powercli, parse as parse_powercli, parse_with as parse_powercli_with,
