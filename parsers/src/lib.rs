@@ -1,13 +1,32 @@
 //! Parsers for the performance evidence `sizer` reads. Format knowledge only: no tiers, no sizing.
 //!
 //! # Brief overview
-//! bytes → [`input::decode`] (reject empty/binary, UTF-8 or windows-1252) → format detection
-//! ([`detect`]) → a format parser ([`awr::html::parse`], [`awr::text::parse`],
-//! [`awr::statspack::parse`]) → typed records ([`awr::AwrReport`]).
-//! The `sizer` crate turns records into its columnar model; this crate never sees polars.
+//! path or bytes → [`input`] (gunzip, reject empty/binary, UTF-8, UTF-16 or windows-1252) →
+//! [`registry::detect`] (the first [`FormatParser`] of [`registry::PARSERS`] whose content
+//! detection matches) → [`FormatParser::parse`] (or [`FormatParser::parse_stream`] for a format
+//! that streams) → a [`Sink`], which receives one of three record kinds ([`RecordKind`]):
+//! interval records ([`awr::AwrReport`]) from AWR and Statspack reports, device reports
+//! ([`disk::DeviceReport`], between a start and an end) from OS disk logs, entity samples
+//! ([`entity::EntityLog`]) from vSAN, esxtop and HCIBench exports.
 //!
-//! Every parser takes `&str` (no I/O), so tests need no temporary files; [`parse_file`] is the one
-//! wrapper that opens a path and names it in errors.
+//! [`parse_path_into`] is the engine's entry point (a file into a sink, streaming where the
+//! format allows); [`parse_bytes`] and [`parse_file`] collect the records into a [`Parsed`]
+//! with [`sink::Collect`]. The `sizer` crate turns records into its columnar model; this crate
+//! never sees polars.
+//!
+//! Every format parser also takes `&str` (no I/O), so tests need no temporary files; the shared
+//! plumbing (decoding, the detection head and line clipping, the date tokenizer, the sysstat
+//! JSON reader) exists once, in private modules.
+//!
+//! # Streaming
+//! Linux iostat text streams: [`parse_path_into`] reads it line by line (gunzipped on the fly)
+//! and hands each report to the sink as it completes. The others are read whole, then handed
+//! over in order: JSON and XML documents (`sadf -j`, `iostat -o JSON`, vSAN JSON and SOAP) are
+//! one value; `sar` and `sadf -d` print each activity for every interval in turn, so an
+//! interval's report is complete only at the end of the file; an OSWatcher archive's banner is
+//! assembled over all its blocks; nmon, AIX and Solaris iostat could stream report by report
+//! but do not yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
+//! per counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
 #![deny(missing_docs)]
 
 pub mod awr;

@@ -314,13 +314,22 @@ fn parse_path_into_collects_what_parse_file_returns_for_every_file() {
                     panic!("{name}: no records");
                 };
                 assert!(
-                    log.skipped.iter().any(|s| s.reason.starts_with("report left out: "))
-                        || log.warnings.iter().any(|w| w.starts_with("reading stopped at a line")),
+                    log.skipped
+                        .iter()
+                        .any(|s| s.reason.starts_with("report left out: "))
+                        || log
+                            .warnings
+                            .iter()
+                            .any(|w| w.starts_with("reading stopped at a line")),
                     "{name}: streamed without saying what it left out"
                 );
                 lenient += 1;
             }
-            (a, b) => panic!("{name}: parse_file {:?}, parse_path_into {:?}", a.map(|_| ()), b),
+            (a, b) => panic!(
+                "{name}: parse_file {:?}, parse_path_into {:?}",
+                a.map(|_| ()),
+                b
+            ),
         }
     }
     assert!(same > 100, "only {same} files compared");
