@@ -19,13 +19,13 @@
 //! JSON reader) exists once, in private modules.
 //!
 //! # Streaming
-//! Linux iostat text streams: [`parse_path_into`] reads it line by line (gunzipped on the fly)
-//! and hands each report to the sink as it completes. The others are read whole, then handed
+//! Linux iostat text and Solaris `iostat -x` stream: [`parse_path_into`] reads them line by
+//! line (gunzipped on the fly) and hands each report to the sink as it completes. The others are read whole, then handed
 //! over in order: JSON and XML documents (`sadf -j`, `iostat -o JSON`, vSAN JSON and SOAP) are
 //! one value; `sar` and `sadf -d` print each activity for every interval in turn, so an
 //! interval's report is complete only at the end of the file; an OSWatcher archive's banner is
-//! assembled over all its blocks; nmon, AIX and Solaris iostat could stream report by report
-//! but do not yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
+//! assembled over all its blocks; nmon and AIX iostat could stream report by report but do not
+//! yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
 //! per counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
 #![deny(missing_docs)]
 
@@ -181,7 +181,7 @@ pub fn parse_bytes_into(
 /// point of the `sizer` engine.
 ///
 /// Detection reads the first 64 KiB ([`input::peek_text`], gunzipped when the file is gzip).
-/// A format that streams ([`FormatParser::streams`]: Linux iostat text) is then read line by line
+/// A format that streams ([`FormatParser::streams`]: Linux and Solaris iostat) is then read line by line
 /// from the file, gunzipped on the fly, so a log of any size is never in memory whole; any other
 /// format is read whole, decoded ([`input::decode`]) and parsed.
 ///

@@ -329,6 +329,19 @@ impl crate::parser::FormatParser for SolarisIostat {
     ) -> Result<(), crate::ParseError> {
         crate::parser::devices_into(parse_solaris(text), self.info(), settings, sink)
     }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        solaris::solaris_stream_into(src, settings, sink)
+    }
 }
 
 #[cfg(test)]

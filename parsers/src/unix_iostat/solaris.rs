@@ -97,8 +97,85 @@ pub(super) fn epoch_line(t: &str) -> Option<NaiveDateTime> {
 /// [`ParseError::UnknownFormat`] when the text holds no `iostat -x` device header or no device
 /// line.
 pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
+    let mut kept: Vec<DeviceReport> = Vec::new();
+    let lines = text.split('\n').map(|l| Ok::<_, ParseError>(l));
+    let (mut log, _) = solaris_lines(lines, opts, &mut |done| {
+        kept.append(done);
+        Ok(true)
+    })?;
+    log.reports = kept;
+    Ok(log)
+}
+
+/// Reads Solaris `iostat -x` from `src` line by line into `sink` (lines decoded as UTF-8,
+/// lossily: iostat prints ASCII), handing each report over as soon as the next one starts.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse_solaris_with`], or the
+/// sink's.
+pub(crate) fn solaris_stream_into(
+    src: &mut dyn std::io::BufRead,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let opts = UnixIostatOptions::default();
+    let mut buf = Vec::new();
+    let lines = std::iter::from_fn(|| {
+        buf.clear();
+        match src.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                Some(Ok(String::from_utf8_lossy(line).into_owned()))
+            }
+            Err(source) => Some(Err(ParseError::Io {
+                path: Default::default(),
+                source,
+            })),
+        }
+    });
+    let mut begun = false;
+    let (log, stopped) = solaris_lines(lines, opts, &mut |done| {
+        for mut r in done.drain(..) {
+            if !begun {
+                begun = true;
+                let start = crate::sink::DeviceLogStart {
+                    format: crate::Format::SolarisIostat,
+                    header: None,
+                };
+                if !sink.device_begin(start)? {
+                    return Ok(false);
+                }
+                if !settings.first_report_since_boot {
+                    r.since_boot = false;
+                }
+            }
+            if !sink.device_report(r)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })?;
+    if stopped {
+        return Ok(());
+    }
+    sink.device_end(crate::sink::DeviceLogEnd {
+        warnings: log.warnings,
+        skipped: log.skipped,
+    })
+}
+
+/// The Solaris reader over any lines: `flush` receives the finished reports (and empties the
+/// vector) before each line and at the end; `Ok(false)` from it stops the read. Returns the log
+/// (warnings and skipped lines; its `reports` empty) and whether `flush` stopped it.
+fn solaris_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    opts: UnixIostatOptions,
+    flush: &mut dyn FnMut(&mut Vec<DeviceReport>) -> Result<bool, ParseError>,
+) -> Result<(DeviceLog, bool), ParseError> {
     let mut log = DeviceLog::new(SOLARIS_FORMAT);
     let mut reports: Vec<DeviceReport> = Vec::new();
+    let mut handed = 0usize;
     let mut cur: Option<DeviceReport> = None;
     let mut table: Option<SolTable> = None;
     let mut since_boot_next = opts.first_is_since_boot;
@@ -117,9 +194,16 @@ pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceL
         *cur = Some(r);
     };
 
-    for (i, raw) in text.split('\n').enumerate() {
+    for (i, raw) in lines.enumerate() {
+        if !reports.is_empty() {
+            handed += reports.len();
+            if !flush(&mut reports)? {
+                return Ok((log, true));
+            }
+        }
+        let raw = raw?;
         let no = i + 1;
-        let t = raw.trim_end_matches('\r').trim();
+        let t = raw.as_ref().trim_end_matches('\r').trim();
         if t.is_empty() {
             continue;
         }
@@ -254,7 +338,7 @@ pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceL
     if let Some(r) = cur.take() {
         finish(&mut log, r, &mut reports);
     }
-    if reports.is_empty() {
+    if handed == 0 && reports.is_empty() {
         return Err(ParseError::UnknownFormat {
             reason: if saw_header {
                 "expected Solaris iostat -x device lines under the 'r/s w/s kr/s kw/s … device' \
@@ -267,8 +351,8 @@ pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceL
             },
         });
     }
-    log.reports = reports;
-    Ok(log)
+    let stopped = !reports.is_empty() && !flush(&mut reports)?;
+    Ok((log, stopped))
 }
 
 /// Normalises Solaris `iostat -x` columns (see the module table).

@@ -335,3 +335,35 @@ fn parse_path_into_collects_what_parse_file_returns_for_every_file() {
     assert!(same > 100, "only {same} files compared");
     assert!(lenient >= 1, "no iostat log was read leniently");
 }
+
+/// Solaris `iostat -x` streams: the reports arrive one by one, a sink can stop after the first,
+/// and the whole read gives what `parse_file` gives (checked for every file above).
+#[test]
+fn solaris_iostat_streams_report_by_report() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus/iostat/solaris-illumos-iostat-xzn-EXCERPTS.txt");
+    if !corpus.is_file() {
+        crate::common::corpus_absent(&corpus);
+        return;
+    }
+    let Ok(Parsed::Devices(log)) = parse_file(&corpus) else {
+        panic!("not a device log");
+    };
+    assert_eq!(log.format, "solaris_iostat");
+    assert!(log.reports.len() > 1);
+    let mut all = Counting::default();
+    assert_eq!(
+        parse_path_into(&corpus, &ParseSettings::default(), &mut all).unwrap(),
+        Format::SolarisIostat
+    );
+    assert_eq!(all.reports, log.reports.len());
+    assert_eq!(all.ends.len(), 1);
+    let mut one = Counting {
+        stop_after: Some(1),
+        ..Counting::default()
+    };
+    parse_path_into(&corpus, &ParseSettings::default(), &mut one).unwrap();
+    assert_eq!(one.reports, 1);
+    assert_eq!(one.samples, log.reports[0].devices.len());
+    assert!(one.ends.is_empty());
+}
