@@ -24,8 +24,9 @@
 //! over in order: JSON and XML documents (`sadf -j`, `iostat -o JSON`, vSAN JSON and SOAP) are
 //! one value; `sar` and `sadf -d` print each activity for every interval in turn, so an
 //! interval's report is complete only at the end of the file; an OSWatcher archive's banner is
-//! assembled over all its blocks; nmon and AIX iostat could stream report by report but do not
-//! yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
+//! assembled over all its blocks; an nmon file's reports are ordered by snapshot number with
+//! devices in their first-appearance order over every section header; AIX iostat could stream
+//! report by report (its reader looks one line ahead) but does not yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
 //! per counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
 #![deny(missing_docs)]
 

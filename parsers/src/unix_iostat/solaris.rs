@@ -98,7 +98,7 @@ pub(super) fn epoch_line(t: &str) -> Option<NaiveDateTime> {
 /// line.
 pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
     let mut kept: Vec<DeviceReport> = Vec::new();
-    let lines = text.split('\n').map(|l| Ok::<_, ParseError>(l));
+    let lines = text.split('\n').map(Ok::<_, ParseError>);
     let (mut log, _) = solaris_lines(lines, opts, &mut |done| {
         kept.append(done);
         Ok(true)
