@@ -4,7 +4,7 @@
 //! `cargo run --release -p sizer-parsers --example iostat_speed -- [--keep-values] [--whole] FILE`
 //!
 //! Reports are dropped as they come (memory stays bounded whatever the file size). By default
-//! `Options::keep_values` is `false`, as for big logs; `--keep-values` keeps every column too.
+//! `ReaderOptions::keep_values` is `false`, as for big logs; `--keep-values` keeps every column too.
 //! `--whole` reads the whole file into memory and calls `iostat::parse_bytes` instead (every
 //! report kept, values included: memory grows with the file).
 //! Prints one line: bytes, reports, samples, seconds, MB/s (10^6 bytes per second, wall time
@@ -12,7 +12,7 @@
 use std::io::BufReader;
 use std::time::Instant;
 
-use sizer_parsers::iostat::{Options, Reader};
+use sizer_parsers::iostat::{Reader, ReaderOptions};
 
 /// Peak resident set size in kB (`VmHWM`), when the system reports it.
 fn vm_hwm_kb() -> Option<u64> {
@@ -54,9 +54,9 @@ fn main() {
     }
     let file = std::fs::File::open(&path).expect("readable file");
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let opts = Options {
+    let opts = ReaderOptions {
         keep_values,
-        ..Options::default()
+        ..ReaderOptions::default()
     };
     let mut reader = Reader::new(BufReader::with_capacity(1 << 18, file), opts);
     let (mut reports, mut samples, mut errors) = (0usize, 0usize, 0usize);

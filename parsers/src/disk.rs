@@ -11,8 +11,10 @@
 //! ([`sysstat_normalise`]), device classification ([`classify`]: which names double-count their
 //! disks) and time-stamp reading with an explicit date order ([`resolve_times`]).
 
-use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
+use chrono::{Duration, NaiveDate, NaiveDateTime};
 
+use crate::dates::{date_token, split_stamp, time_token, year4, DateToken};
+pub use crate::error::SkippedLine;
 use crate::num::{number, Scale};
 use serde::Serialize;
 
@@ -46,6 +48,12 @@ pub struct DeviceSample {
     /// A group total (iostat `-g`, printed with a leading space; nmon `DG` disk groups): it
     /// double-counts its member devices.
     pub group: bool,
+    /// The host-wide total of every disk, not a device: the `sar -b` row (`tps rtps wtps bread/s
+    /// bwrtn/s`, from `sar -b` text, `sadf -d` `-b` columns or the `sadf -j` `io` object), named
+    /// `sar -b` and with `group` set. Never added to the devices' total; the engine takes its
+    /// read/write split from it where the disk rows print tps only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub host_total: bool,
     /// Every column, header name verbatim, in printed order; `None` for a blank or missing cell.
     pub values: Vec<(String, Option<f64>)>,
     /// Units normalised through the format's alias table.
@@ -144,14 +152,9 @@ impl DeviceReport {
     }
 }
 
-/// A line or record left out and counted, with why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Skip {
-    /// 1-based line (or record number).
-    pub line: usize,
-    /// Why it was left out, with what was expected.
-    pub reason: String,
-}
+/// Former name of [`SkippedLine`], kept for callers written before it moved to
+/// [`crate::error`].
+pub type Skip = SkippedLine;
 
 /// A whole log of block-device activity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -165,7 +168,7 @@ pub struct DeviceLog {
     /// Unknown header names, ignored sections and similar, each once.
     pub warnings: Vec<String>,
     /// Lines or records left out (truncated or short lines), each counted.
-    pub skipped: Vec<Skip>,
+    pub skipped: Vec<SkippedLine>,
 }
 
 impl DeviceLog {
@@ -454,36 +457,6 @@ pub(crate) fn sysstat_cell(tok: &str, column: &str, comma: bool) -> Result<Optio
     }
 }
 
-pub(crate) fn clip(s: &str) -> String {
-    if s.chars().count() > 120 {
-        format!("{}…", s.chars().take(120).collect::<String>())
-    } else {
-        s.to_string()
-    }
-}
-
-/// Removes ANSI SGR escapes (`ESC [ … m`).
-pub(crate) fn strip_ansi(line: &str) -> std::borrow::Cow<'_, str> {
-    if !line.contains('\u{1b}') {
-        return std::borrow::Cow::Borrowed(line);
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut it = line.chars().peekable();
-    while let Some(c) = it.next() {
-        if c == '\u{1b}' && it.peek() == Some(&'[') {
-            it.next();
-            for c in it.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
 /// `Linux <release> (<host>) <date…> [_<arch>_] [(<N> CPU)]`.
 pub(crate) fn linux_banner(toks: &[&str]) -> Option<SystemHeader> {
     if toks.len() < 3 || toks[0] != "Linux" {
@@ -747,120 +720,6 @@ pub struct Times {
     pub unreadable: Vec<(usize, String)>,
 }
 
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
-fn month_name(s: &str) -> Option<u32> {
-    let l = s.to_ascii_lowercase();
-    MONTHS
-        .iter()
-        .position(|m| l.starts_with(m))
-        .map(|i| i as u32 + 1)
-}
-
-fn year4(y: i32, digits: usize) -> i32 {
-    if digits <= 2 {
-        // POSIX %y: 69–99 → 19xx, 00–68 → 20xx.
-        if y >= 69 {
-            1900 + y
-        } else {
-            2000 + y
-        }
-    } else {
-        y
-    }
-}
-
-/// A date token: `(a, b, c, separator)` with the raw numbers, or a resolved date when the form
-/// is unambiguous (ISO `YYYY-MM-DD`, `DD-MON-YYYY`, `DD.MM.YYYY`).
-enum DateTok {
-    Fixed(NaiveDate),
-    Slash(u32, u32, (i32, usize)),
-    YearFirst(i32, u32, u32),
-}
-
-fn date_token(t: &str) -> Option<DateTok> {
-    let t = t.trim_end_matches(',');
-    if let Some((a, rest)) = t.split_once('-') {
-        let (b, c) = rest.split_once('-')?;
-        if let Some(m) = month_name(b) {
-            // 21-JAN-2015 (nmon), 21-Jan-15.
-            let d: u32 = a.parse().ok()?;
-            let y: i32 = c.parse().ok()?;
-            return NaiveDate::from_ymd_opt(year4(y, c.len()), m, d).map(DateTok::Fixed);
-        }
-        if a.len() == 4 {
-            let c = c.get(..2.min(c.len()))?;
-            return NaiveDate::from_ymd_opt(a.parse().ok()?, b.parse().ok()?, c.parse().ok()?)
-                .map(DateTok::Fixed);
-        }
-        return None;
-    }
-    if let Some((a, rest)) = t.split_once('.') {
-        let (b, c) = rest.split_once('.')?;
-        let c = c.trim_end_matches('.');
-        return NaiveDate::from_ymd_opt(
-            year4(c.parse().ok()?, c.len()),
-            b.parse().ok()?,
-            a.parse().ok()?,
-        )
-        .map(DateTok::Fixed);
-    }
-    if let Some((a, rest)) = t.split_once('/') {
-        let (b, c) = rest.split_once('/')?;
-        if a.len() == 4 {
-            return Some(DateTok::YearFirst(
-                a.parse().ok()?,
-                b.parse().ok()?,
-                c.parse().ok()?,
-            ));
-        }
-        return Some(DateTok::Slash(
-            a.parse().ok()?,
-            b.parse().ok()?,
-            (c.parse().ok()?, c.len()),
-        ));
-    }
-    None
-}
-
-fn time_token(toks: &[&str]) -> Option<NaiveTime> {
-    let t = toks.first()?;
-    let t = t.split(['+', 'Z']).next()?;
-    let mut parts = t.split(':');
-    let h: u32 = parts.next()?.parse().ok()?;
-    let m: u32 = parts.next()?.parse().ok()?;
-    let s = parts.next().unwrap_or("0");
-    let (s, frac) = s.split_once('.').unwrap_or((s, "0"));
-    let s: u32 = s.parse().ok()?;
-    let _ = frac;
-    let h = match toks.get(1).map(|x| x.to_ascii_uppercase()) {
-        Some(ref p) if p == "PM" && h < 12 => h + 12,
-        Some(ref p) if p == "AM" && h == 12 => 0,
-        _ => h,
-    };
-    NaiveTime::from_hms_opt(h, m, s)
-}
-
-/// Splits a printed time stamp into its date part and its time part.
-fn split_stamp(s: &str) -> (Option<&str>, Vec<&str>) {
-    let s = s.trim();
-    let s = s.strip_prefix("Time:").unwrap_or(s).trim();
-    // ISO 8601 `2024-01-02T10:00:00+0100`.
-    if let Some((d, t)) = s.split_once('T') {
-        if d.len() == 10 && d.as_bytes()[4] == b'-' {
-            return (Some(d), vec![t]);
-        }
-    }
-    let toks: Vec<&str> = s.split_whitespace().collect();
-    match toks.first() {
-        Some(f) if f.contains(':') => (None, toks),
-        Some(f) => (Some(f), toks[1..].to_vec()),
-        None => (None, Vec::new()),
-    }
-}
-
 /// Reads every report's time: the parser's own `time` when set, else the printed `timestamp`
 /// (date and time, or a time of day joined to the banner date, adding a day each time the clock
 /// goes backwards, as sar does at midnight).
@@ -910,7 +769,7 @@ pub fn resolve_stamps(
     // Collect the slash dates to decide the order.
     let mut slash: Vec<(u32, u32)> = Vec::new();
     let mut consider = |d: &str| {
-        if let Some(DateTok::Slash(a, b, _)) = date_token(d) {
+        if let Some(DateToken::Slash(a, b, _)) = date_token(d) {
             slash.push((a, b));
         }
     };
@@ -988,9 +847,9 @@ fn times_with(banner: Option<&str>, stamps: &[Stamp], chosen: Option<DateOrder>)
     let ambiguous = false;
     let read_date = |d: &str| -> Option<NaiveDate> {
         match date_token(d)? {
-            DateTok::Fixed(x) => Some(x),
-            DateTok::YearFirst(y, m, d) => NaiveDate::from_ymd_opt(y, m, d),
-            DateTok::Slash(a, b, (y, yl)) => {
+            DateToken::Fixed(x) => Some(x),
+            DateToken::YearFirst(y, m, d) => NaiveDate::from_ymd_opt(y, m, d),
+            DateToken::Slash(a, b, (y, yl)) => {
                 let y = year4(y, yl);
                 match chosen.unwrap_or(DateOrder::Mdy) {
                     DateOrder::Mdy => NaiveDate::from_ymd_opt(y, a, b),

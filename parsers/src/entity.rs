@@ -15,6 +15,8 @@
 use chrono::NaiveDateTime;
 use serde::Serialize;
 
+pub use crate::error::SkippedLine;
+
 /// What a normalised series measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -116,14 +118,9 @@ pub struct Series {
     pub interval_s: Option<f64>,
 }
 
-/// A line, row or record left out and counted, with why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Skip {
-    /// 1-based line (or record number).
-    pub line: usize,
-    /// Why it was left out.
-    pub reason: String,
-}
+/// Former name of [`SkippedLine`], kept for callers written before it moved to
+/// [`crate::error`].
+pub type Skip = SkippedLine;
 
 /// A whole export.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -140,7 +137,7 @@ pub struct EntityLog {
     /// each once.
     pub warnings: Vec<String>,
     /// Rows left out, each counted.
-    pub skipped: Vec<Skip>,
+    pub skipped: Vec<SkippedLine>,
 }
 
 impl EntityLog {

@@ -24,6 +24,15 @@ impl std::fmt::Display for Location {
     }
 }
 
+/// A line, row or record a parser left out and counted, with why (every format's skipped lines).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SkippedLine {
+    /// 1-based line (or record number for JSON documents).
+    pub line: usize,
+    /// Why it was left out, with what was expected.
+    pub reason: String,
+}
+
 /// Why an input could not be parsed.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -114,7 +114,7 @@ use std::borrow::Cow;
 use chrono::NaiveDateTime;
 
 use crate::disk::MIB;
-pub use crate::entity::{EntityLog, Measure, Series, Skip};
+pub use crate::entity::{EntityLog, Measure, Series, SkippedLine};
 use crate::error::ParseError;
 
 /// Format id of this parser.
@@ -404,7 +404,7 @@ fn zone_of(first_cell: &str) -> (Option<&str>, Option<i64>) {
 #[derive(Clone, Copy)]
 enum Slot {
     /// Not read (another object, or a filler cell).
-    Skip,
+    SkippedLine,
     /// Into `series[i]`, times the factor.
     Keep(usize, f64),
 }
@@ -480,14 +480,14 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
                         header[i]
                     ));
                 }
-                Slot::Skip
+                Slot::SkippedLine
             }
             Some(c) if !STORAGE_OBJECTS.contains(&c.object) => {
                 ignored += 1;
                 if !ignored_objects.contains(&c.object) {
                     ignored_objects.push(c.object);
                 }
-                Slot::Skip
+                Slot::SkippedLine
             }
             Some(c) => {
                 let known = COUNTERS.iter().find(|(n, ..)| *n == c.counter);
@@ -561,7 +561,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
         }
         if line.starts_with("\"(PDH-CSV") {
             if line == header_line {
-                log.skipped.push(Skip {
+                log.skipped.push(SkippedLine {
                     line: line_no,
                     reason: "repeated header (another esxtop run appended): its first sample \
                              is dropped too"
@@ -639,7 +639,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
             ));
         }
         if drop_next {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: line_no,
                 reason: "first sample of the run: esxtop prints it before it has a delta \
                          (rates all 0)"
@@ -690,6 +690,37 @@ fn list(names: &[&str]) -> String {
         s.push_str(", …");
     }
     s
+}
+
+/// The `esxtop -b` batch CSV format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct EsxtopCsv;
+
+impl crate::parser::FormatParser for EsxtopCsv {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::EsxtopCsv,
+            id: "esxtop_csv",
+            name: "esxtop batch CSV",
+            kind: crate::sink::RecordKind::Entities,
+            description:
+                "ESXi `esxtop -b` batch CSV (PDH-CSV 4.0): physical disk, adapter and VM counters",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse(text)?)
+    }
 }
 
 #[cfg(test)]

@@ -88,7 +88,7 @@
 //! ```
 
 use crate::disk::MIB;
-pub use crate::entity::{EntityLog, Measure, Series, Skip};
+pub use crate::entity::{EntityLog, Measure, Series, SkippedLine};
 use crate::error::ParseError;
 
 /// Format id of this parser.
@@ -251,7 +251,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
             continue;
         }
         let Some((key, value)) = line.split_once('=') else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: line_no,
                 reason: "not part of an HCIBench result summary".into(),
             });
@@ -268,7 +268,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
         }
         let known = METRICS.iter().find(|(k, ..)| k.eq_ignore_ascii_case(key));
         let Ok((value, unit)) = value_and_unit(value) else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: line_no,
                 reason: format!("'{key}' has no number: not an HCIBench result line"),
             });
@@ -283,7 +283,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
                     .clone()
                     .unwrap_or_else(|| format!("block at line {}", b.line)),
                 None => {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: line_no,
                         reason: format!("'{key}' outside a result block (no JOB_NAME or Run Def)"),
                     });
@@ -363,6 +363,36 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
         ));
     }
     Ok(log)
+}
+
+/// The HCIBench result summary format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct Hcibench;
+
+impl crate::parser::FormatParser for Hcibench {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::Hcibench,
+            id: "hcibench",
+            name: "HCIBench result summary",
+            kind: crate::sink::RecordKind::Entities,
+            description: "HCIBench result summary (`*-res.txt`, fio or vdbench)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse(text)?)
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! Linux sysstat `iostat -o JSON` output (sysstat ≥ 11.5.1), into typed records.
 //!
-//! Format id `iostat_json`. Like the text parser ([`crate::iostat`]), not yet wired into
-//! [`crate::detect`]: call [`looks_like`] and [`parse`] directly.
+//! Format id `iostat_json`, registered as [`IostatJson`] (after `sadf -j`, whose documents are
+//! `{"sysstat": …}` too); [`looks_like`] and [`parse`] read a text directly.
 //!
 //! # Layout
 //! ```text
@@ -21,7 +21,7 @@
 //!
 //! The first `statistics` element of each host (each run) is the average since boot
 //! (`since_boot`), as in text iostat; call [`parse_with`] with
-//! [`Options::first_is_since_boot`] `= false` for a run taken with `-y`.
+//! [`ReaderOptions::first_is_since_boot`] `= false` for a run taken with `-y`.
 //!
 //! # Key names
 //! From 11.5.7 on the keys **are** iostat's column names (`tps`, `r/s`, `rkB/s`, `MB_read/s`,
@@ -72,9 +72,9 @@
 use crate::disk::{sysstat_known, sysstat_normalise};
 pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SystemHeader};
 use crate::error::ParseError;
-pub use crate::iostat::Options;
+pub use crate::iostat::ReaderOptions;
 
-use json::J;
+use crate::sysstat_json::{self as json, JsonValue};
 
 /// Format id.
 const FORMAT: &str = "iostat_json";
@@ -84,7 +84,7 @@ const SECTION: &str = "iostat -o JSON";
 /// True when the text is a sysstat JSON document (`{"sysstat": …`) that is not `sadf -j` output
 /// (no `"file-date"` key, no `"timestamp": {…}` object).
 pub fn looks_like(text: &str) -> bool {
-    json::is_sysstat(text) && !crate::sadf::looks_like_json(text)
+    json::is_sysstat(text) && !json::is_sadf_document(text)
 }
 
 /// Decodes bytes (rejecting empty and binary input, see [`crate::input::decode`]) and parses them.
@@ -96,21 +96,21 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<DeviceLog, ParseError> {
     parse(&d.text)
 }
 
-/// Parses `iostat -o JSON` output with the default [`Options`].
+/// Parses `iostat -o JSON` output with the default [`ReaderOptions`].
 ///
 /// # Errors
 /// [`ParseError::Section`] for malformed JSON (with serde_json's line and column), a document that
 /// is not `{"sysstat": {"hosts": […]}}`, a disk entry without `disk_device` or with a value that is
 /// not a number, or a document with no `disk` array at all (no disk statistics).
 pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
-    parse_with(text, Options::default())
+    parse_with(text, ReaderOptions::default())
 }
 
 /// Parses `iostat -o JSON` output.
 ///
 /// # Errors
 /// As [`parse`].
-pub fn parse_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError> {
+pub fn parse_with(text: &str, opts: ReaderOptions) -> Result<DeviceLog, ParseError> {
     let doc = json::read(text, SECTION)?;
     let hosts = json::hosts(&doc.root, SECTION)?;
     let mut log = DeviceLog::new(FORMAT);
@@ -132,7 +132,7 @@ pub fn parse_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError> {
             ));
         }
         let stats = match json::get(host, "statistics") {
-            Some(J::Arr(a)) => a.as_slice(),
+            Some(JsonValue::Arr(a)) => a.as_slice(),
             Some(_) => {
                 return Err(ParseError::section(
                     SECTION,
@@ -169,7 +169,7 @@ pub fn parse_with(text: &str, opts: Options) -> Result<DeviceLog, ParseError> {
             let mut r = DeviceReport::new(line);
             r.since_boot = i == 0 && opts.first_is_since_boot;
             r.timestamp = match json::get(obj, "timestamp") {
-                Some(J::Str(s)) => Some(s.trim().to_string()),
+                Some(JsonValue::Str(s)) => Some(s.trim().to_string()),
                 _ => None,
             };
             for d in disks {
@@ -209,7 +209,7 @@ fn column(key: &str, new_layout: bool) -> String {
     }
 }
 
-fn device(d: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, ParseError> {
+fn device(d: &JsonValue, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, ParseError> {
     let Some(obj) = d.as_obj() else {
         return Err(ParseError::section(
             SECTION,
@@ -219,7 +219,7 @@ fn device(d: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, Parse
         ));
     };
     let name = match json::get(obj, "disk_device") {
-        Some(J::Str(s)) => s.as_str(),
+        Some(JsonValue::Str(s)) => s.as_str(),
         _ => {
             return Err(ParseError::section(
                 SECTION,
@@ -253,399 +253,38 @@ fn device(d: &J, line: usize, log: &mut DeviceLog) -> Result<DeviceSample, Parse
     Ok(DeviceSample {
         device: name.trim().to_string(),
         group: name.starts_with(' '),
+        host_total: false,
         values,
         normalised,
     })
 }
 
-/// JSON plumbing shared by `iostat -o JSON` and `sadf -j`: an order-keeping value type, record
-/// line numbers, truncation recovery and the `{"sysstat": {"hosts": […]}}` frame.
-pub(crate) mod json {
-    use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+/// The `iostat -o JSON` format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct IostatJson;
 
-    use crate::disk::{DeviceLog, Skip, SystemHeader};
-    use crate::error::ParseError;
-
-    /// A JSON value that keeps keys in printed order (serde_json's `Value` sorts them without
-    /// its `preserve_order` feature).
-    #[derive(Debug, Clone, PartialEq)]
-    pub(crate) enum J {
-        Null,
-        Bool(bool),
-        Num(f64),
-        Str(String),
-        Arr(Vec<J>),
-        Obj(Vec<(String, J)>),
-    }
-
-    impl J {
-        pub(crate) fn as_obj(&self) -> Option<&[(String, J)]> {
-            match self {
-                J::Obj(o) => Some(o),
-                _ => None,
-            }
-        }
-        pub(crate) fn as_arr(&self) -> Option<&[J]> {
-            match self {
-                J::Arr(a) => Some(a),
-                _ => None,
-            }
-        }
-        pub(crate) fn kind(&self) -> &'static str {
-            match self {
-                J::Null => "null",
-                J::Bool(_) => "a boolean",
-                J::Num(_) => "a number",
-                J::Str(_) => "a string",
-                J::Arr(_) => "an array",
-                J::Obj(_) => "an object",
-            }
+impl crate::parser::FormatParser for IostatJson {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::IostatJson,
+            id: "iostat_json",
+            name: "iostat JSON log",
+            kind: crate::sink::RecordKind::Devices,
+            description: "sysstat `iostat -o JSON` (11.5.1+)",
         }
     }
 
-    impl<'de> Deserialize<'de> for J {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            d.deserialize_any(JVisitor)
-        }
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
     }
 
-    struct JVisitor;
-
-    impl<'de> Visitor<'de> for JVisitor {
-        type Value = J;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("a JSON value")
-        }
-        fn visit_bool<E>(self, v: bool) -> Result<J, E> {
-            Ok(J::Bool(v))
-        }
-        fn visit_i64<E>(self, v: i64) -> Result<J, E> {
-            Ok(J::Num(v as f64))
-        }
-        fn visit_u64<E>(self, v: u64) -> Result<J, E> {
-            Ok(J::Num(v as f64))
-        }
-        fn visit_f64<E>(self, v: f64) -> Result<J, E> {
-            Ok(J::Num(v))
-        }
-        fn visit_str<E>(self, v: &str) -> Result<J, E> {
-            Ok(J::Str(v.to_string()))
-        }
-        fn visit_string<E>(self, v: String) -> Result<J, E> {
-            Ok(J::Str(v))
-        }
-        fn visit_unit<E>(self) -> Result<J, E> {
-            Ok(J::Null)
-        }
-        fn visit_none<E>(self) -> Result<J, E> {
-            Ok(J::Null)
-        }
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<J, D::Error> {
-            J::deserialize(d)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<J, A::Error> {
-            let mut v = Vec::new();
-            while let Some(x) = s.next_element()? {
-                v.push(x);
-            }
-            Ok(J::Arr(v))
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<J, A::Error> {
-            let mut v = Vec::new();
-            while let Some((k, x)) = m.next_entry::<String, J>()? {
-                v.push((k, x));
-            }
-            Ok(J::Obj(v))
-        }
-    }
-
-    /// The first value of `key` in an object.
-    pub(crate) fn get<'a>(obj: &'a [(String, J)], key: &str) -> Option<&'a J> {
-        obj.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-
-    /// A value cell: a number, or `None` for `null`; anything else is `Err(what was found)`.
-    pub(crate) fn number(v: &J) -> Result<Option<f64>, String> {
-        match v {
-            J::Num(n) if n.is_finite() => Ok(Some(*n)),
-            J::Null => Ok(None),
-            J::Str(s) => Err(format!("the string \"{s}\"")),
-            other => Err(other.kind().to_string()),
-        }
-    }
-
-    pub(crate) fn warn_unknown(log: &mut DeviceLog, line: usize, key: &str) {
-        let tail = format!("unknown key '{key}' kept as printed");
-        if !log.warnings.iter().any(|w| w.ends_with(&tail)) {
-            log.warn(format!("line {line}: {tail}"));
-        }
-    }
-
-    /// The first 64 KiB of the text (on a character boundary), without a byte-order mark.
-    pub(crate) fn head(text: &str) -> &str {
-        let text = text.trim_start_matches('\u{feff}');
-        let mut n = text.len().min(64 * 1024);
-        while !text.is_char_boundary(n) {
-            n -= 1;
-        }
-        &text[..n]
-    }
-
-    /// A JSON object whose first key is `"sysstat"` (sadf -j or iostat -o JSON).
-    pub(crate) fn is_sysstat(text: &str) -> bool {
-        let h = head(text).trim_start();
-        h.strip_prefix('{')
-            .is_some_and(|r| r.trim_start().starts_with("\"sysstat\""))
-    }
-
-    /// A parsed document with the 1-based line of each `statistics` element, in order.
-    pub(crate) struct Doc {
-        pub(crate) root: J,
-        lines: Vec<usize>,
-        pub(crate) truncated: Option<Skip>,
-    }
-
-    impl Doc {
-        /// Line of the `k`-th (0-based, over all hosts) `statistics` element, else `k + 1`.
-        pub(crate) fn line(&self, k: usize) -> usize {
-            self.lines.get(k).copied().unwrap_or(k + 1)
-        }
-    }
-
-    /// Where the `statistics` elements start (lines) and end (byte after `}`, with the closers
-    /// that would end the document there).
-    struct Scan {
-        starts: Vec<usize>,
-        ends: Vec<(usize, String)>,
-    }
-
-    /// A light tokenizer: strings (with escapes), brackets and lines only.
-    fn scan(text: &str) -> Scan {
-        let b = text.as_bytes();
-        let mut starts = Vec::new();
-        let mut ends = Vec::new();
-        // (bracket, is a `statistics` array)
-        let mut stack: Vec<(u8, bool)> = Vec::new();
-        let mut line = 1usize;
-        let mut i = 0usize;
-        let mut last_str_is_stats = false;
-        let mut key_is_stats = false;
-        while i < b.len() {
-            match b[i] {
-                b'\n' => line += 1,
-                b'"' => {
-                    let s = i + 1;
-                    i += 1;
-                    while i < b.len() && b[i] != b'"' {
-                        if b[i] == b'\\' {
-                            i += 1;
-                        } else if b[i] == b'\n' {
-                            line += 1;
-                        }
-                        i += 1;
-                    }
-                    last_str_is_stats = b.get(s..i) == Some(b"statistics".as_slice());
-                }
-                b':' => key_is_stats = last_str_is_stats,
-                b',' => key_is_stats = false,
-                b'[' => {
-                    let stats = key_is_stats && stack.last().is_some_and(|(c, _)| *c == b'{');
-                    stack.push((b'[', stats));
-                    key_is_stats = false;
-                }
-                b'{' => {
-                    if stack.last().is_some_and(|(c, s)| *c == b'[' && *s) {
-                        starts.push(line);
-                    }
-                    stack.push((b'{', false));
-                    key_is_stats = false;
-                }
-                b'}' | b']' => {
-                    stack.pop();
-                    if b[i] == b'}' && stack.last().is_some_and(|(c, s)| *c == b'[' && *s) {
-                        let closers: String = stack
-                            .iter()
-                            .rev()
-                            .map(|(c, _)| if *c == b'{' { '}' } else { ']' })
-                            .collect();
-                        ends.push((i + 1, closers));
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        Scan { starts, ends }
-    }
-
-    /// True when a number printed with a decimal comma follows a key (`"tps": 0,56`): sysstat
-    /// before 11.5.2 printed JSON numbers in the locale.
-    fn decimal_commas(text: &str) -> bool {
-        let b = text.as_bytes();
-        let mut i = 0;
-        while let Some(p) = memchr::memmem::find(&b[i..], b": ") {
-            let mut j = i + p + 2;
-            let s = j;
-            while j < b.len() && b[j].is_ascii_digit() {
-                j += 1;
-            }
-            if j > s && j + 1 < b.len() && b[j] == b',' && b[j + 1].is_ascii_digit() {
-                return true;
-            }
-            i = i + p + 2;
-        }
-        false
-    }
-
-    /// True when nothing but white space follows the error position (`line` 1-based, `column`
-    /// 1-based, 0 at a line start): the document was cut there (e.g. inside a string, where
-    /// serde_json reports the line end rather than the end of input).
-    fn blank_after(text: &str, line: usize, column: usize) -> bool {
-        let mut start = 0usize;
-        for _ in 1..line {
-            match text[start..].find('\n') {
-                Some(p) => start += p + 1,
-                None => return false,
-            }
-        }
-        let at = start + column.saturating_sub(1);
-        text.get(at..).is_some_and(|r| r.trim().is_empty())
-    }
-
-    /// Parses a whole document; an unclosed document keeps its complete `statistics` records.
-    pub(crate) fn read(text: &str, what: &str) -> Result<Doc, ParseError> {
-        let text = text.trim_start_matches('\u{feff}');
-        let sc = scan(text);
-        let e = match serde_json::from_str::<J>(text) {
-            Ok(root) => {
-                return Ok(Doc {
-                    root,
-                    lines: sc.starts,
-                    truncated: None,
-                })
-            }
-            Err(e) => e,
-        };
-        if e.classify() == serde_json::error::Category::Eof
-            || blank_after(text, e.line(), e.column())
-        {
-            if let Some((end, closers)) = sc.ends.last() {
-                let fixed = format!("{}{closers}", &text[..*end]);
-                if let Ok(root) = serde_json::from_str::<J>(&fixed) {
-                    let kept = sc.ends.len();
-                    return Ok(Doc {
-                        root,
-                        lines: sc.starts,
-                        truncated: Some(Skip {
-                            line: e.line(),
-                            reason: format!(
-                                "the JSON stops before its end (line {}, column {}): kept the {kept} \
-                                 complete 'statistics' records before the cut (an interrupted {what} run?)",
-                                e.line(),
-                                e.column()
-                            ),
-                        }),
-                    });
-                }
-            }
-            return Err(ParseError::section(
-                what,
-                Some(e.line()),
-                "a complete JSON document",
-                format!(
-                    "the JSON stops before its end, with no complete 'statistics' record ({e})"
-                ),
-            ));
-        }
-        let hint = if decimal_commas(text) {
-            " (numbers with decimal commas: sysstat before 11.5.2 printed JSON in the locale; \
-             re-run with LC_ALL=C)"
-        } else {
-            ""
-        };
-        Err(ParseError::section(
-            what,
-            Some(e.line()),
-            "valid JSON",
-            format!("{e}{hint}"),
-        ))
-    }
-
-    /// The host objects of `{"sysstat": {"hosts": […]}}`.
-    pub(crate) fn hosts<'a>(root: &'a J, what: &str) -> Result<Vec<&'a [(String, J)]>, ParseError> {
-        let expected = "a {\"sysstat\": {\"hosts\": [ … ]}} document";
-        let hosts = root
-            .as_obj()
-            .and_then(|o| get(o, "sysstat"))
-            .and_then(J::as_obj)
-            .and_then(|o| get(o, "hosts"))
-            .and_then(J::as_arr)
-            .ok_or_else(|| {
-                ParseError::section(
-                    what,
-                    None,
-                    expected,
-                    "no 'sysstat' object with a 'hosts' array",
-                )
-            })?;
-        hosts
-            .iter()
-            .map(|h| {
-                h.as_obj().ok_or_else(|| {
-                    ParseError::section(what, None, expected, "a host that is not an object")
-                })
-            })
-            .collect()
-    }
-
-    /// The banner fields of a host object.
-    pub(crate) fn header(host: &[(String, J)]) -> SystemHeader {
-        let s = |k: &str| match get(host, k) {
-            Some(J::Str(s)) => Some(s.clone()),
-            _ => None,
-        };
-        SystemHeader {
-            sysname: s("sysname").unwrap_or_default(),
-            kernel: s("release").unwrap_or_default(),
-            host: s("nodename").unwrap_or_default(),
-            date: s("date").or_else(|| s("file-date")),
-            arch: s("machine"),
-            cpus: match get(host, "number-of-cpus") {
-                Some(J::Num(n)) if *n >= 0.0 && n.fract() == 0.0 => Some(*n as u32),
-                _ => None,
-            },
-        }
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn keeps_key_order() {
-            let j: J = serde_json::from_str(r#"{"b": 1, "a": [null, "x", true]}"#).unwrap();
-            let o = j.as_obj().unwrap();
-            assert_eq!(o[0].0, "b");
-            assert_eq!(
-                o[1].1,
-                J::Arr(vec![J::Null, J::Str("x".into()), J::Bool(true)])
-            );
-        }
-
-        #[test]
-        fn scans_statistics_lines_and_ends() {
-            let t = "{\"sysstat\": {\"hosts\": [{\"x\": \"s{[\\\"\", \"statistics\": [\n{\"a\": [1]},\n{\"b\": {}}\n]}]}}";
-            let s = scan(t);
-            assert_eq!(s.starts, vec![2, 3]);
-            assert_eq!(s.ends.len(), 2);
-            assert_eq!(s.ends[1].1, "]}]}}");
-        }
-
-        #[test]
-        fn commas() {
-            assert!(decimal_commas("{\"tps\": 0,56}"));
-            assert!(!decimal_commas("{\"tps\": 0.56, \"x\": 1}"));
-        }
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
     }
 }
 

@@ -1,16 +1,37 @@
 //! Parsers for the performance evidence `sizer` reads. Format knowledge only: no tiers, no sizing.
 //!
 //! # Brief overview
-//! bytes → [`input::decode`] (reject empty/binary, UTF-8 or windows-1252) → format detection
-//! ([`detect`]) → a format parser ([`awr::html::parse`], [`awr::text::parse`],
-//! [`awr::statspack::parse`]) → typed records ([`awr::AwrReport`]).
-//! The `sizer` crate turns records into its columnar model; this crate never sees polars.
+//! path or bytes → [`input`] (gunzip, reject empty/binary, UTF-8, UTF-16 or windows-1252) →
+//! [`registry::detect`] (the first [`FormatParser`] of [`registry::PARSERS`] whose content
+//! detection matches) → [`FormatParser::parse`] (or [`FormatParser::parse_stream`] for a format
+//! that streams) → a [`Sink`], which receives one of three record kinds ([`RecordKind`]):
+//! interval records ([`awr::AwrReport`]) from AWR and Statspack reports, device reports
+//! ([`disk::DeviceReport`], between a start and an end) from OS disk logs, entity samples
+//! ([`entity::EntityLog`]) from vSAN, esxtop and HCIBench exports.
 //!
-//! Every parser takes `&str` (no I/O), so tests need no temporary files; [`parse_file`] is the one
-//! wrapper that opens a path and names it in errors.
+//! [`parse_path_into`] is the engine's entry point (a file into a sink, streaming where the
+//! format allows); [`parse_bytes`] and [`parse_file`] collect the records into a [`Parsed`]
+//! with [`sink::Collect`]. The `sizer` crate turns records into its columnar model; this crate
+//! never sees polars.
+//!
+//! Every format parser also takes `&str` (no I/O), so tests need no temporary files; the shared
+//! plumbing (decoding, the detection head and line clipping, the date tokenizer, the sysstat
+//! JSON reader) exists once, in private modules.
+//!
+//! # Streaming
+//! Linux iostat text and Solaris `iostat -x` stream: [`parse_path_into`] reads them line by
+//! line (gunzipped on the fly) and hands each report to the sink as it completes. The others are read whole, then handed
+//! over in order: JSON and XML documents (`sadf -j`, `iostat -o JSON`, vSAN JSON and SOAP) are
+//! one value; `sar` and `sadf -d` print each activity for every interval in turn, so an
+//! interval's report is complete only at the end of the file; an OSWatcher archive's banner is
+//! assembled over all its blocks; an nmon file's reports are ordered by snapshot number with
+//! devices in their first-appearance order over every section header; AIX iostat could stream
+//! report by report (its reader looks one line ahead) but does not yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
+//! per counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
 #![deny(missing_docs)]
 
 pub mod awr;
+mod dates;
 pub mod disk;
 pub mod entity;
 pub mod error;
@@ -20,19 +41,27 @@ pub mod html;
 pub mod input;
 pub mod iostat;
 pub mod iostat_json;
+mod lines;
 pub mod nmon;
 pub mod num;
 pub mod oswatcher;
+pub mod parser;
+pub mod registry;
 pub mod sadf;
 pub mod sar;
+pub mod sink;
+mod sysstat_json;
 pub mod unix_iostat;
 pub mod vsan;
 
 pub use error::{Location, ParseError};
+pub use parser::{FormatInfo, FormatParser, ParseSettings};
+pub use sink::{RecordKind, Sink};
 
 use std::path::Path;
 
-/// The input formats this crate recognises.
+/// The input formats this crate recognises; each has one row in [`registry::PARSERS`], which
+/// gives its id and name. Serialised as its id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
@@ -59,6 +88,7 @@ pub enum Format {
     /// nmon `.nmon` file (Linux nmon, AIX topas_nmon).
     Nmon,
     /// Oracle OSWatcher Black Box `oswiostat` archive.
+    #[serde(rename = "oswatcher")]
     OsWatcher,
     /// ESXi `esxtop -b` batch CSV (PDH-CSV 4.0).
     EsxtopCsv,
@@ -75,131 +105,24 @@ pub enum Format {
 }
 
 impl Format {
-    /// Stable id: `awr_html`, `awr_text`, `statspack`.
+    /// Stable id (`awr_html`, `iostat_text`, …), from the registry ([`registry::formats`]).
     pub fn id(self) -> &'static str {
-        match self {
-            Format::AwrHtml => "awr_html",
-            Format::AwrText => "awr_text",
-            Format::Statspack => "statspack",
-            Format::IostatText => "iostat_text",
-            Format::SarText => "sar_text",
-            Format::SadfCsv => "sadf_csv",
-            Format::SadfJson => "sadf_json",
-            Format::IostatJson => "iostat_json",
-            Format::AixIostat => "aix_iostat",
-            Format::SolarisIostat => "solaris_iostat",
-            Format::Nmon => "nmon",
-            Format::OsWatcher => "oswatcher",
-            Format::EsxtopCsv => "esxtop_csv",
-            Format::Hcibench => "hcibench",
-            Format::VsanJson => "vsan_json",
-            Format::VsanSoap => "vsan_soap",
-            Format::PowercliCsv => "powercli_csv",
-            Format::TelegrafVsan => "telegraf_vsan",
-        }
+        registry::parser(self).info().id
     }
 
-    /// Human name for messages.
+    /// Human name for messages (`Linux iostat log`), from the registry.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::AwrHtml => "AWR HTML report",
-            Format::AwrText => "AWR text report",
-            Format::Statspack => "Statspack report",
-            Format::IostatText => "Linux iostat log",
-            Format::SarText => "sar log",
-            Format::SadfCsv => "sadf -d (CSV) file",
-            Format::SadfJson => "sadf -j (JSON) file",
-            Format::IostatJson => "iostat JSON log",
-            Format::AixIostat => "AIX iostat log",
-            Format::SolarisIostat => "Solaris iostat log",
-            Format::Nmon => "nmon file",
-            Format::OsWatcher => "OSWatcher oswiostat archive",
-            Format::EsxtopCsv => "esxtop batch CSV",
-            Format::Hcibench => "HCIBench result summary",
-            Format::VsanJson => "vSAN performance JSON",
-            Format::VsanSoap => "vSAN performance SOAP dump",
-            Format::PowercliCsv => "PowerCLI Get-VsanStat export",
-            Format::TelegrafVsan => "telegraf vSAN line protocol",
-        }
+        registry::parser(self).info().name
     }
 }
 
-/// Tells the format from the content (never from the file name).
+/// Tells the format from the content (never from the file name): the first format of
+/// [`registry::PARSERS`] whose detection matches.
 ///
 /// # Errors
 /// [`ParseError::UnknownFormat`] saying what was looked for.
 pub fn detect(text: &str) -> Result<Format, ParseError> {
-    // A text report is recognised by its heading line above any HTML markup, so HTML quoted in
-    // its SQL text does not make it an HTML report.
-    if awr::text::looks_like(text) {
-        return Ok(Format::AwrText);
-    }
-    if awr::statspack::looks_like(text) {
-        return Ok(Format::Statspack);
-    }
-    if awr::html::looks_like(text) {
-        return Ok(Format::AwrHtml);
-    }
-    if esxtop::looks_like(text) {
-        return Ok(Format::EsxtopCsv);
-    }
-    match vsan::format_of(text) {
-        Some("vsan_soap") => return Ok(Format::VsanSoap),
-        Some("vsan_json") => return Ok(Format::VsanJson),
-        Some("telegraf_vsan") => return Ok(Format::TelegrafVsan),
-        Some("powercli_csv") => return Ok(Format::PowercliCsv),
-        _ => {}
-    }
-    if hcibench::looks_like(text) {
-        return Ok(Format::Hcibench);
-    }
-    // JSON and sadf CSV first: a sadf file may carry pasted sar text and its banner.
-    if sadf::looks_like_json(text) {
-        return Ok(Format::SadfJson);
-    }
-    if iostat_json::looks_like(text) {
-        return Ok(Format::IostatJson);
-    }
-    if sadf::looks_like_csv(text) {
-        return Ok(Format::SadfCsv);
-    }
-    // OSWatcher archives hold iostat runs (with their banners): before iostat.
-    if oswatcher::looks_like(text) {
-        return Ok(Format::OsWatcher);
-    }
-    if nmon::looks_like(text) {
-        return Ok(Format::Nmon);
-    }
-    if sar::looks_like(text) {
-        return Ok(Format::SarText);
-    }
-    if iostat::looks_like(text) {
-        return Ok(Format::IostatText);
-    }
-    if unix_iostat::looks_like_aix(text) {
-        return Ok(Format::AixIostat);
-    }
-    if unix_iostat::looks_like_solaris(text) {
-        return Ok(Format::SolarisIostat);
-    }
-    let head: String = text
-        .chars()
-        .take(64 * 1024)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let version_output = text
-        .lines()
-        .take(20)
-        .any(|l| l.trim_start().starts_with("sysstat version "));
-    let reason = if version_output {
-        "sysstat's version output (`iostat -V`, `sar -V`): it holds no statistics".to_string()
-    } else if head.contains("<html") || head.contains("<!doctype html") {
-        "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
-    } else {
-        "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, an OS disk log (iostat, sar, sadf, nmon, OSWatcher) or a vSAN/ESXi export (vSAN performance JSON/SOAP, PowerCLI, telegraf, esxtop, HCIBench)"
-            .to_string()
-    };
-    Err(ParseError::UnknownFormat { reason })
+    registry::detect(text).map(|p| p.info().format)
 }
 
 /// A parsed input of any supported format.
@@ -214,62 +137,107 @@ pub enum Parsed {
     Entities(Box<entity::EntityLog>),
 }
 
-/// Decodes, detects and parses in-memory bytes.
+/// Decodes, detects and parses in-memory bytes, collecting every record.
 ///
 /// # Errors
 /// Any [`ParseError`] from decoding, detection or the format parser.
 pub fn parse_bytes(bytes: &[u8]) -> Result<Parsed, ParseError> {
-    let decoded = input::decode(bytes)?;
-    let format = detect(&decoded.text)?;
-    let mut r = match format {
-        Format::AwrHtml => awr::html::parse(&decoded.text)?,
-        Format::AwrText => awr::text::parse(&decoded.text)?,
-        Format::Statspack => awr::statspack::parse(&decoded.text)?,
-        Format::IostatText => return devices(iostat::parse(&decoded.text)?, format),
-        Format::SarText => return devices(sar::parse(&decoded.text)?, format),
-        Format::SadfCsv => return devices(sadf::parse_csv(&decoded.text)?, format),
-        Format::SadfJson => return devices(sadf::parse_json(&decoded.text)?, format),
-        Format::IostatJson => return devices(iostat_json::parse(&decoded.text)?, format),
-        Format::AixIostat => return devices(unix_iostat::parse_aix(&decoded.text)?, format),
-        Format::SolarisIostat => {
-            return devices(unix_iostat::parse_solaris(&decoded.text)?, format)
-        }
-        Format::Nmon => return devices(nmon::parse(&decoded.text)?, format),
-        Format::OsWatcher => return devices(oswatcher::parse(&decoded.text)?, format),
-        Format::EsxtopCsv => return Ok(Parsed::Entities(Box::new(esxtop::parse(&decoded.text)?))),
-        Format::Hcibench => return Ok(Parsed::Entities(Box::new(hcibench::parse(&decoded.text)?))),
-        Format::VsanJson => {
-            return Ok(Parsed::Entities(Box::new(vsan::parse_json(&decoded.text)?)))
-        }
-        Format::VsanSoap => {
-            return Ok(Parsed::Entities(Box::new(vsan::parse_soap(&decoded.text)?)))
-        }
-        Format::PowercliCsv => {
-            return Ok(Parsed::Entities(Box::new(vsan::parse_powercli(
-                &decoded.text,
-            )?)))
-        }
-        Format::TelegrafVsan => {
-            return Ok(Parsed::Entities(Box::new(vsan::parse_telegraf(
-                &decoded.text,
-            )?)))
-        }
-    };
-    r.encoding = decoded.encoding.to_string();
-    r.source_format = format.id().to_string();
-    Ok(Parsed::Awr(Box::new(r)))
+    let mut sink = sink::Collect::new();
+    parse_bytes_into(bytes, &ParseSettings::default(), &mut sink)?;
+    sink.into_parsed().ok_or_else(|| ParseError::UnknownFormat {
+        reason: "the parser gave no record".into(),
+    })
 }
 
-fn devices(log: disk::DeviceLog, format: Format) -> Result<Parsed, ParseError> {
-    disk::require_devices(&log, format.name())?;
-    Ok(Parsed::Devices(Box::new(log)))
-}
-
-/// Reads and parses one file. The caller adds the path to error messages.
+/// Reads and parses one file, collecting every record. The caller adds the path to error
+/// messages.
 ///
 /// # Errors
 /// [`ParseError::Io`] when the file cannot be read, else as [`parse_bytes`].
 pub fn parse_file(path: &Path) -> Result<Parsed, ParseError> {
     let bytes = input::read_file(path)?;
     parse_bytes(&bytes)
+}
+
+/// Decodes, detects and parses in-memory bytes into `sink`; returns the format read.
+///
+/// # Errors
+/// Any [`ParseError`] from decoding, detection, the format parser or the sink.
+pub fn parse_bytes_into(
+    bytes: &[u8],
+    settings: &ParseSettings,
+    sink: &mut dyn Sink,
+) -> Result<Format, ParseError> {
+    let decoded = input::decode(bytes)?;
+    let parser = registry::detect(&decoded.text)?;
+    let mut stamped = WithEncoding {
+        inner: sink,
+        encoding: decoded.encoding,
+    };
+    parser.parse(&decoded.text, settings, &mut stamped)?;
+    Ok(parser.info().format)
+}
+
+/// Opens, detects and parses one file into `sink`; returns the format read. This is the entry
+/// point of the `sizer` engine.
+///
+/// Detection reads the first 64 KiB ([`input::peek_text`], gunzipped when the file is gzip).
+/// A format that streams ([`FormatParser::streams`]: Linux and Solaris iostat) is then read line by line
+/// from the file, gunzipped on the fly, so a log of any size is never in memory whole; any other
+/// format is read whole, decoded ([`input::decode`]) and parsed.
+///
+/// A streamed Linux iostat log is read leniently, as a log still being written is: a report with
+/// a value that is not a number is left out and counted in the skipped lines, and a line that does
+/// not fit its header stops the read (the reports before it are kept and the stop is a warning)
+/// unless no report came before it. [`parse_file`] reads such a log strictly (the first bad report
+/// is the error).
+///
+/// # Errors
+/// [`ParseError::Io`] naming the path; else as [`parse_bytes_into`].
+pub fn parse_path_into(
+    path: &Path,
+    settings: &ParseSettings,
+    sink: &mut dyn Sink,
+) -> Result<Format, ParseError> {
+    if let Ok(head) = input::peek_text(path, 64 * 1024) {
+        if let Ok(parser) = registry::detect(&head) {
+            if parser.streams() {
+                let mut src = input::open_stream(path)?;
+                return match parser.parse_stream(&mut src, settings, sink) {
+                    Err(ParseError::Io { source, .. }) => Err(ParseError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    }),
+                    r => r.map(|()| parser.info().format),
+                };
+            }
+        }
+    }
+    let bytes = input::read_file(path)?;
+    parse_bytes_into(&bytes, settings, sink)
+}
+
+/// Sets the decoding on database reports on their way to the caller's sink.
+struct WithEncoding<'a> {
+    inner: &'a mut dyn Sink,
+    encoding: &'static str,
+}
+
+impl Sink for WithEncoding<'_> {
+    fn interval_report(&mut self, mut report: awr::AwrReport) -> Result<(), ParseError> {
+        report.encoding = self.encoding.to_string();
+        self.inner.interval_report(report)
+    }
+    fn device_begin(&mut self, start: sink::DeviceLogStart<'_>) -> Result<bool, ParseError> {
+        self.inner.device_begin(start)
+    }
+    fn device_report(&mut self, report: disk::DeviceReport) -> Result<bool, ParseError> {
+        self.inner.device_report(report)
+    }
+    fn device_end(&mut self, end: sink::DeviceLogEnd) -> Result<(), ParseError> {
+        self.inner.device_end(end)
+    }
+    fn entity_log(&mut self, log: entity::EntityLog) -> Result<(), ParseError> {
+        self.inner.entity_log(log)
+    }
 }

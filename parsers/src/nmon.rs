@@ -54,7 +54,7 @@
 //! # Bad input
 //! A data record with a different count of values than its header's devices (a line cut by a
 //! truncated file), a value that is not a number, a data record before its header, or a second
-//! record of one section in one snapshot is a counted [`Skip`] naming the line. `ERROR,` records
+//! record of one section in one snapshot is a counted [`SkippedLine`] naming the line. `ERROR,` records
 //! are warned. A `ZZZZ` snapshot with no disk data (the file ends after it) gives no report and a
 //! warning. A file with no disk section at all is an error saying so.
 //!
@@ -74,10 +74,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
-use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
+use crate::lines::{clip, head, CLIP_UNIX};
 use crate::num::{number, Scale};
-use crate::unix_iostat::{clip, head};
 
 /// Format id.
 pub const FORMAT: &str = "nmon";
@@ -231,19 +231,19 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             }
             "ZZZZ" => {
                 let (Some(t), Some(tm), Some(d)) = (f.get(1), f.get(2), f.get(3)) else {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: no,
                         reason: format!(
                             "a 'ZZZZ,Tnnnn,HH:MM:SS,DD-MON-YYYY' record: '{}'",
-                            clip(line)
+                            clip(line, CLIP_UNIX)
                         ),
                     });
                     continue;
                 };
                 let Some(n) = t.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) else {
-                    log.skipped.push(Skip {
+                    log.skipped.push(SkippedLine {
                         line: no,
-                        reason: format!("a snapshot number 'Tnnnn' in '{}'", clip(line)),
+                        reason: format!("a snapshot number 'Tnnnn' in '{}'", clip(line, CLIP_UNIX)),
                     });
                     continue;
                 };
@@ -260,7 +260,10 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                 continue;
             }
             "ERROR" => {
-                log.warn(format!("line {no}: nmon error record: '{}'", clip(line)));
+                log.warn(format!(
+                    "line {no}: nmon error record: '{}'",
+                    clip(line, CLIP_UNIX)
+                ));
                 continue;
             }
             _ => {}
@@ -311,11 +314,11 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         }
         // A data record: `DISKREAD,T0001,132.1,0.0,…`.
         let Some(sec) = sections.get(kind) else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "a '{kind}' data record before its section header (no device names): '{}'",
-                    clip(line)
+                    clip(line, CLIP_UNIX)
                 ),
             });
             continue;
@@ -325,7 +328,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             cells.pop();
         }
         if cells.len() != sec.devices.len() {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "{} values for the {} devices of the '{kind}' header of line {} (a cut \
@@ -333,7 +336,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     cells.len(),
                     sec.devices.len(),
                     sec.line,
-                    clip(line)
+                    clip(line, CLIP_UNIX)
                 ),
             });
             continue;
@@ -350,7 +353,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             }
         }
         if let Some(why) = bad {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!("a number for every device of '{kind}' ({why})"),
             });
@@ -362,7 +365,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             ..Default::default()
         });
         if snap.seen.iter().any(|s| s == kind) {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
                     "a second '{kind}' record for snapshot {second} (duplicated snapshot): the \
@@ -381,6 +384,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     snap.devices.push(DeviceSample {
                         device: d.clone(),
                         group,
+                        host_total: false,
                         values: Vec::new(),
                         normalised: Normalised::default(),
                     });
@@ -467,6 +471,35 @@ pub fn normalise(values: &[(String, Option<f64>)]) -> Normalised {
         avg_request_bytes: v(&["DISKBSIZE", "DGSIZE"]).map(|x| x * 1024.0),
         util_pct: v(&["DISKBUSY", "DGBUSY"]),
         ..Default::default()
+    }
+}
+
+/// The nmon file format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct Nmon;
+
+impl crate::parser::FormatParser for Nmon {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::Nmon,
+            id: "nmon",
+            name: "nmon file",
+            kind: crate::sink::RecordKind::Devices,
+            description: "nmon `.nmon` file (Linux nmon, AIX topas_nmon): DISK* and DG* sections",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
     }
 }
 

@@ -26,7 +26,7 @@
 //! (unchanged), AIX blocks by [`crate::unix_iostat::parse_aix_with`], Solaris blocks by
 //! [`crate::unix_iostat::parse_solaris_with`]. Their reports, skips and warnings are merged, with
 //! line numbers counted in the whole archive. A block that its parser rejects (cut in an odd
-//! place) is left out as one counted [`Skip`] whose reason quotes the parser's error; the other
+//! place) is left out as one counted [`SkippedLine`] whose reason quotes the parser's error; the other
 //! blocks are kept.
 //!
 //! # Which reports are since boot
@@ -77,11 +77,13 @@
 //! assert_eq!(r.devices[0].normalised.read_bytes_per_s, Some(81920.0));
 //! ```
 
-use chrono::{Duration, NaiveDate, NaiveDateTime, NaiveTime};
+use chrono::{Duration, NaiveDateTime, NaiveTime};
 
-use crate::disk::{DeviceLog, Skip, SystemHeader};
+use crate::dates::date_text_time;
+use crate::disk::{DeviceLog, SkippedLine, SystemHeader};
 use crate::error::{Location, ParseError};
-use crate::unix_iostat::{self, clip, head};
+use crate::lines::{clip, head, CLIP_UNIX};
+use crate::unix_iostat;
 
 /// Format id.
 pub const FORMAT: &str = "oswatcher";
@@ -149,92 +151,6 @@ fn osw_header(line: &str) -> Option<(String, Option<String>)> {
     };
     let host = (t.len() >= k + 3).then(|| t[t.len() - 1].to_string());
     Some((platform, host))
-}
-
-const MONTHS: [&str; 12] = [
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-];
-
-fn digits_then(tok: &str, suffix: &str) -> Option<u32> {
-    tok.strip_suffix(suffix)?.parse().ok()
-}
-
-/// Reads a `date(1)`-style text: `Mon Nov 30 08:00:00 UTC 2026`, `Mon 30 Nov 2026 08:00:00 AM
-/// UTC`, `2019年 04月 04日 星期四 10:00:00 CST`, `2026-11-30 08:00:00`, `11/30/2026 08:00:00`
-/// (month first, as ExaWatcher writes it). Needs a time, a day, a month and a 4-digit year; the
-/// zone is ignored (wall-clock time).
-pub(crate) fn date_text_time(s: &str) -> Option<NaiveDateTime> {
-    let toks: Vec<&str> = s
-        .split_whitespace()
-        .map(|t| t.trim_end_matches(','))
-        .collect();
-    if toks.len() < 2 || toks.len() > 12 {
-        return None;
-    }
-    let ti = toks.iter().position(|t| {
-        let p: Vec<&str> = t.split(':').collect();
-        p.len() == 3
-            && p.iter()
-                .all(|x| !x.is_empty() && x.len() <= 2 && x.bytes().all(|b| b.is_ascii_digit()))
-    })?;
-    let p: Vec<u32> = toks[ti]
-        .split(':')
-        .map(|x| x.parse().unwrap_or(99))
-        .collect();
-    let mut hour = p[0];
-    match toks.get(ti + 1).map(|x| x.to_ascii_uppercase()) {
-        Some(ref a) if a == "PM" && hour < 12 => hour += 12,
-        Some(ref a) if a == "AM" && hour == 12 => hour = 0,
-        _ => {}
-    }
-    let time = NaiveTime::from_hms_opt(hour, p[1], p[2])?;
-    // ISO or slash dates.
-    for t in &toks {
-        if t.len() == 10 && t.as_bytes()[4] == b'-' && t.as_bytes()[7] == b'-' {
-            let d = NaiveDate::parse_from_str(t, "%Y-%m-%d").ok()?;
-            return Some(d.and_time(time));
-        }
-        if t.len() == 10 && t.as_bytes()[2] == b'/' && t.as_bytes()[5] == b'/' {
-            let d = NaiveDate::parse_from_str(t, "%m/%d/%Y").ok()?;
-            return Some(d.and_time(time));
-        }
-    }
-    let mut year = None;
-    let mut month = None;
-    let mut day = None;
-    for (k, t) in toks.iter().enumerate() {
-        if k == ti {
-            continue;
-        }
-        if let Some(y) = digits_then(t, "年") {
-            year = Some(y as i32);
-        } else if let Some(m) = digits_then(t, "月") {
-            month = Some(m);
-        } else if let Some(d) = digits_then(t, "日") {
-            day = Some(d);
-        } else if t.len() == 4 && t.bytes().all(|b| b.is_ascii_digit()) {
-            year = year.or(t.parse().ok());
-        } else if let Some(d) = t
-            .trim_end_matches('.')
-            .parse::<u32>()
-            .ok()
-            .filter(|d| (1..=31).contains(d) && t.len() <= 3)
-        {
-            day = day.or(Some(d));
-        } else if k > 0
-            && month.is_none()
-            && t.len() >= 3
-            && !t.ends_with('.')
-            && t.chars().all(|c| c.is_ascii_alphabetic())
-        {
-            let l = t.to_ascii_lowercase();
-            month = MONTHS
-                .iter()
-                .position(|m| l.starts_with(m))
-                .map(|i| i as u32 + 1);
-        }
-    }
-    NaiveDate::from_ymd_opt(year?, month?, day?).map(|d| d.and_time(time))
 }
 
 /// The marker's date and the interval it states (`Sample interval: 5 secconds`).
@@ -416,11 +332,11 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
     // Lines before the first marker, other than the file header, are not iostat blocks.
     for (i, l) in clean[..markers[0]].iter().enumerate() {
         if !l.trim().is_empty() {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: i + 1,
                 reason: format!(
                     "text before the first 'zzz ***' marker: '{}'",
-                    clip(l.trim())
+                    clip(l.trim(), CLIP_UNIX)
                 ),
             });
         }
@@ -442,7 +358,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             log.warn(format!(
                 "line {marker_no}: marker date '{}' not read (expected e.g. 'Mon Nov 30 \
                  08:00:00 UTC 2026'): its reports have no time",
-                clip(mtext)
+                clip(mtext, CLIP_UNIX)
             ));
         }
         // Block text with the marker line blanked, so block line k is archive line m + k.
@@ -451,7 +367,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         block_lines.extend_from_slice(&clean[m + 1..end]);
         let block = block_lines.join("\n");
         if block.trim().is_empty() {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: marker_no,
                 reason: "a marker with no iostat output after it".into(),
             });
@@ -460,7 +376,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         blocks_seen += 1;
         let offset = m; // block line 1 is the (blanked) marker line
         let Some(kind) = block_platform(&block, &platform) else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: marker_no,
                 reason: "a block that is neither Linux, AIX nor Solaris iostat output \
                          (HP-UX/OSF1 'iostat 1 3' is not read)"
@@ -476,20 +392,20 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         let parsed = match kind {
             Platform::Linux => crate::iostat::parse_with(
                 &block,
-                crate::iostat::Options {
+                crate::iostat::ReaderOptions {
                     first_is_since_boot: has_banner,
-                    ..crate::iostat::Options::default()
+                    ..crate::iostat::ReaderOptions::default()
                 },
             ),
             Platform::Aix => unix_iostat::parse_aix_with(
                 &block,
-                unix_iostat::Options {
+                unix_iostat::UnixIostatOptions {
                     first_is_since_boot: false,
                 },
             ),
             Platform::Solaris => unix_iostat::parse_solaris_with(
                 &block,
-                unix_iostat::Options {
+                unix_iostat::UnixIostatOptions {
                     first_is_since_boot: false,
                 },
             )
@@ -511,7 +427,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
                     _ => marker_no,
                 };
                 failed.push(e.to_string());
-                log.skipped.push(Skip {
+                log.skipped.push(SkippedLine {
                     line,
                     reason: format!("the block of the marker of line {marker_no} is left out: {e}"),
                 });
@@ -543,7 +459,7 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             log.warn(shift_warning(w, offset));
         }
         for s in sub.skipped {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: s.line + offset,
                 reason: s.reason,
             });
@@ -605,6 +521,35 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
     ));
     log.header = Some(header);
     Ok(log)
+}
+
+/// The OSWatcher `oswiostat` archive format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct OsWatcher;
+
+impl crate::parser::FormatParser for OsWatcher {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::OsWatcher,
+            id: "oswatcher",
+            name: "OSWatcher oswiostat archive",
+            kind: crate::sink::RecordKind::Devices,
+            description: "Oracle OSWatcher Black Box (and ExaWatcher) `oswiostat` archive: Linux, AIX or Solaris iostat runs",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+    }
 }
 
 #[cfg(test)]

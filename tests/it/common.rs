@@ -40,5 +40,8 @@ pub fn corpus_absent(p: &std::path::Path) {
         "CI is set but the corpus is missing: {} (CI runs with ../shared beside the clone)",
         p.display()
     );
-    crate::common::corpus_absent(p);
+    eprintln!(
+        "SKIPPED: corpus not found at {} (clone with ../shared beside the project to run these checks)",
+        p.display()
+    );
 }

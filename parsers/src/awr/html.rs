@@ -725,3 +725,36 @@ fn wait_histograms(doc: &Document, cx: &mut Ctx) -> Vec<WaitHistogram> {
     }
     merge.finish(&mut cx.warnings)
 }
+
+/// The AWR HTML report format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct AwrHtml;
+
+impl crate::parser::FormatParser for AwrHtml {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::AwrHtml,
+            id: "awr_html",
+            name: "AWR HTML report",
+            kind: crate::sink::RecordKind::Intervals,
+            description:
+                "Oracle AWR report in HTML (`awrrpt.sql`, `awrgrpt.sql`), instance or RAC global",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        let mut report = parse(text)?;
+        report.source_format = self.info().id.to_string();
+        sink.interval_report(report)
+    }
+}

@@ -145,6 +145,38 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
     })
 }
 
+/// The Statspack report format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct Statspack;
+
+impl crate::parser::FormatParser for Statspack {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::Statspack,
+            id: "statspack",
+            name: "Statspack report",
+            kind: crate::sink::RecordKind::Intervals,
+            description: "Oracle Statspack report (`spreport.sql`), 9i to 19c",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        let mut report = parse(text)?;
+        report.source_format = self.info().id.to_string();
+        sink.interval_report(report)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

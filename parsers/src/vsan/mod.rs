@@ -7,8 +7,8 @@
 //! | `powercli_csv` | [`powercli`] | PowerCLI `Get-VsanStat … \| Export-Csv` (and the cmdlet's default table view, captured as text) |
 //! | `telegraf_vsan` | [`telegraf`] | telegraf `inputs.vsphere` vSAN measurements in InfluxDB line protocol |
 //!
-//! Not yet wired into [`crate::detect`] / [`crate::parse_bytes`]: decode the bytes with
-//! [`crate::input::decode`], then call [`looks_like`] / [`parse`] (which dispatch on the content,
+//! Each format is registered ([`VsanSoap`], [`VsanJson`], [`TelegrafVsan`], [`PowercliCsv`]);
+//! to read a text directly, call [`looks_like`] / [`parse`] (which dispatch on the content,
 //! see [`format_of`]) or the per-format functions ([`looks_like_json`] / [`parse_json`],
 //! [`looks_like_soap`] / [`parse_soap`], [`looks_like_powercli`] / [`parse_powercli`],
 //! [`looks_like_telegraf`] / [`parse_telegraf`]).
@@ -79,7 +79,7 @@ use chrono::NaiveDateTime;
 use crate::entity::{vsan_label, EntityLog, Measure, Series};
 use crate::error::ParseError;
 
-pub use crate::entity::Skip;
+pub use crate::entity::SkippedLine;
 pub use json::{looks_like as looks_like_json, parse as parse_json};
 pub use powercli::{
     looks_like as looks_like_powercli, parse as parse_powercli, parse_with as parse_powercli_with,
@@ -184,13 +184,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
 }
 
 /// The first 64 KiB of a text (on a char boundary): what `looks_like` functions look at.
-pub(crate) fn head(text: &str) -> &str {
-    let mut end = text.len().min(64 * 1024);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
+pub(crate) use crate::lines::head;
 
 // ---------------------------------------------------------------------------------------------
 // VsanPerfEntityMetricCSV, shared by the JSON and SOAP readers
@@ -453,6 +447,127 @@ pub(crate) fn no_data(section: &str, what: &str) -> ParseError {
         what.to_string(),
         "no metric series: the file holds no vSAN performance data".to_string(),
     )
+}
+
+/// The vSAN performance SOAP format (see [`soap`]).
+#[derive(Debug, Clone, Copy)]
+pub struct VsanSoap;
+
+impl crate::parser::FormatParser for VsanSoap {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::VsanSoap,
+            id: "vsan_soap",
+            name: "vSAN performance SOAP dump",
+            kind: crate::sink::RecordKind::Entities,
+            description: "vSAN performance service `VsanPerfQueryPerf` SOAP response, or a support-bundle stats dump",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("vsan_soap")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_soap(text)?)
+    }
+}
+
+/// The vSAN performance JSON format (see [`json`]).
+#[derive(Debug, Clone, Copy)]
+pub struct VsanJson;
+
+impl crate::parser::FormatParser for VsanJson {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::VsanJson,
+            id: "vsan_json",
+            name: "vSAN performance JSON",
+            kind: crate::sink::RecordKind::Entities,
+            description:
+                "vSAN performance service query result (`VsanPerfEntityMetricCSV`) as JSON",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("vsan_json")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_json(text)?)
+    }
+}
+
+/// The telegraf vSAN line-protocol format (see [`telegraf`]).
+#[derive(Debug, Clone, Copy)]
+pub struct TelegrafVsan;
+
+impl crate::parser::FormatParser for TelegrafVsan {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::TelegrafVsan,
+            id: "telegraf_vsan",
+            name: "telegraf vSAN line protocol",
+            kind: crate::sink::RecordKind::Entities,
+            description: "telegraf `vsphere_vsan_*` measurements in InfluxDB line protocol",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("telegraf_vsan")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_telegraf(text)?)
+    }
+}
+
+/// The PowerCLI `Get-VsanStat` export format (see [`powercli`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PowercliCsv;
+
+impl crate::parser::FormatParser for PowercliCsv {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::PowercliCsv,
+            id: "powercli_csv",
+            name: "PowerCLI Get-VsanStat export",
+            kind: crate::sink::RecordKind::Entities,
+            description: "PowerCLI `Get-VsanStat | Export-Csv` (or its console table)",
+        }
+    }
+
+    fn detect(&self, text: &str) -> bool {
+        format_of(text) == Some("powercli_csv")
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_powercli(text)?)
+    }
 }
 
 #[cfg(test)]

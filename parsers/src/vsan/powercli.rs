@@ -97,7 +97,7 @@ use chrono::NaiveDateTime;
 
 use super::{head, Notes};
 use crate::disk::{resolve_stamps, DateOrder, Stamp};
-use crate::entity::{vsan_label, EntityLog, Measure, Series, Skip};
+use crate::entity::{vsan_label, EntityLog, Measure, Series, SkippedLine};
 use crate::error::ParseError;
 
 /// Section name used in errors.
@@ -386,7 +386,7 @@ struct Row {
 
 struct Rows {
     rows: Vec<Row>,
-    skipped: Vec<Skip>,
+    skipped: Vec<SkippedLine>,
     warnings: Vec<String>,
     /// The layout has a `Unit` column.
     has_unit: bool,
@@ -673,7 +673,7 @@ fn table_rows(text: &str) -> Result<Rows, ParseError> {
                     unit: cu.map(|c| cell(c).to_string()),
                     value,
                 }),
-                Err(()) => out.skipped.push(Skip {
+                Err(()) => out.skipped.push(SkippedLine {
                     line: li + 1,
                     reason: format!("Value `{}` is not a number", cell(cv)),
                 }),

@@ -54,7 +54,7 @@ use std::borrow::Cow;
 use memchr::memmem;
 
 use super::{head, no_data, push_metric_csv, MetricCsv, Notes, SeriesCsv};
-use crate::entity::{EntityLog, Skip};
+use crate::entity::{EntityLog, SkippedLine};
 use crate::error::ParseError;
 
 /// Section name used in errors.
@@ -96,7 +96,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
         parse_text_form(text, &mut log, &mut notes)?;
     } else {
         let mut sink =
-            |m: Result<MetricCsv, Skip>, log: &mut EntityLog| -> Result<(), ParseError> {
+            |m: Result<MetricCsv, SkippedLine>, log: &mut EntityLog| -> Result<(), ParseError> {
                 match m {
                     Ok(m) => push_metric_csv(log, &mut notes, &m),
                     Err(skip) => {
@@ -131,7 +131,8 @@ struct Node {
     closed: bool,
 }
 
-type Sink<'a> = dyn FnMut(Result<MetricCsv, Skip>, &mut EntityLog) -> Result<(), ParseError> + 'a;
+type Sink<'a> =
+    dyn FnMut(Result<MetricCsv, SkippedLine>, &mut EntityLog) -> Result<(), ParseError> + 'a;
 
 /// The local part of a qualified name (`soapenv:Body` → `Body`).
 fn local(name: &str) -> &str {
@@ -360,7 +361,7 @@ fn emit(nodes: &[Node], log: &mut EntityLog, sink: &mut Sink) -> Result<(), Pars
         };
         if !n.closed {
             sink(
-                Err(Skip {
+                Err(SkippedLine {
                     line: n.line,
                     reason: format!(
                         "entity `{}` cut short by the end of the text: left out",

@@ -65,7 +65,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, NaiveDateTime};
 
 use super::{head, known_entity_type, vsan_measure, Notes, ENTITY_TYPES};
-use crate::entity::{EntityLog, Measure, Series, Skip};
+use crate::entity::{EntityLog, Measure, Series, SkippedLine};
 use crate::error::ParseError;
 
 /// Section name used in errors.
@@ -317,7 +317,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
             continue;
         }
         let Some(p) = point(l) else {
-            log.skipped.push(Skip {
+            log.skipped.push(SkippedLine {
                 line: i + 1,
                 reason: "a vsphere_vsan_ line that is not complete line protocol \
                          (`measurement,tags field=value,… timestamp`)"

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use sizer_parsers::disk::sysstat_normalise;
-use sizer_parsers::iostat::{parse, parse_bytes, parse_with, IostatLog, Options, Reader};
+use sizer_parsers::iostat::{parse, parse_bytes, parse_with, IostatLog, Reader, ReaderOptions};
 use sizer_parsers::ParseError;
 
 fn shared(rel: &str) -> PathBuf {
@@ -424,9 +424,9 @@ fn fixture_12_3_flush_iso_timestamps_dm_names() {
     let text = std::fs::read_to_string(fixture("x-12.3-flush-iso-N.txt")).unwrap();
     let y = parse_with(
         &text,
-        Options {
+        ReaderOptions {
             first_is_since_boot: false,
-            ..Options::default()
+            ..ReaderOptions::default()
         },
     )
     .unwrap();
@@ -542,15 +542,18 @@ proptest! {
 // Streaming reader
 // ---------------------------------------------------------------------------------------------
 
-fn no_values() -> Options {
-    Options {
+fn no_values() -> ReaderOptions {
+    ReaderOptions {
         keep_values: false,
-        ..Options::default()
+        ..ReaderOptions::default()
     }
 }
 
 /// Every report of a [`Reader`] over `text`, errors as their message.
-fn stream(text: &str, opts: Options) -> Vec<Result<sizer_parsers::iostat::IostatReport, String>> {
+fn stream(
+    text: &str,
+    opts: ReaderOptions,
+) -> Vec<Result<sizer_parsers::iostat::IostatReport, String>> {
     Reader::new(text.as_bytes(), opts)
         .map(|r| r.map_err(|e| e.to_string()))
         .collect()
@@ -613,7 +616,7 @@ fn plan_and_values_paths_give_the_same_normalised_on_every_corpus_file() {
                     reports.push(Ok(r));
                 }
                 assert_eq!(streamed, reports, "{}", p.display());
-                let kept = parse_with(&text, Options::default()).unwrap();
+                let kept = parse_with(&text, ReaderOptions::default()).unwrap();
                 assert_eq!(kept, log);
             }
             Err(e) => {
@@ -728,7 +731,7 @@ fn reader_yields_each_report_before_reading_the_rest() {
     let log = parse(&text).unwrap();
     assert_eq!(log.reports.len(), 2000);
     assert_eq!(
-        stream(&text, Options::default()),
+        stream(&text, ReaderOptions::default()),
         log.reports.into_iter().map(Ok).collect::<Vec<_>>()
     );
 }
@@ -795,7 +798,7 @@ fn reader_goes_on_after_a_bad_value_and_stops_at_a_malformed_line() {
 fn reader_decodes_invalid_utf8_lossily_and_drops_a_bom() {
     let mut bytes = b"\xEF\xBB\xBFLinux 5.1 (h) \t01/02/24 \t_x86_64_\t(1 CPU)\r\n\r\n".to_vec();
     bytes.extend_from_slice(b"Device r/s w/s\r\nsd\xFFa 1.00 2.00\r\nsdb 3.00 4.00");
-    let items: Vec<_> = Reader::new(&bytes[..], Options::default()).collect();
+    let items: Vec<_> = Reader::new(&bytes[..], ReaderOptions::default()).collect();
     assert_eq!(items.len(), 1);
     let r = items[0].as_ref().unwrap();
     assert_eq!(r.devices[0].device, "sd\u{fffd}a");

@@ -1,9 +1,8 @@
 //! `sar` **text** output, disk activity only (`sar -d`, `sar -b`), into a [`DeviceLog`] of format
 //! `sar_text`.
 //!
-//! Groundwork for issue 5: this module is not yet wired into [`crate::detect`] or
-//! [`crate::parse_bytes`]; call [`parse`] / [`parse_bytes`] directly. `sadf` (`-d` CSV, `-j` JSON)
-//! and `iostat` are other modules' business.
+//! Registered as [`SarText`] (after nmon, before Linux iostat); [`parse`] / [`parse_bytes`] read
+//! a text directly. `sadf` (`-d` CSV, `-j` JSON) and `iostat` are other modules' business.
 //!
 //! # Accepted tools, versions and layouts
 //! Every column is found by its header **name**, never by its position.
@@ -144,6 +143,12 @@
 //! assert_eq!(r.devices[1].normalised.write_bytes_per_s, Some(160.0 * 1024.0));
 //! assert!(log.reports[1].summary);
 //! ```
+//!
+//! # Module layout
+//! Flow: [`parse`] reads lines in order: a banner (`tokens`) starts a run, a header row opens a
+//! table of its kind (disk, `-b` totals or a Unix sar), each row's time prefix and label
+//! (`tokens`) say whether it is an interval, a restart or a summary, and each finished table's
+//! rows join the reports of their time stamps.
 
 use std::collections::HashMap;
 
@@ -155,8 +160,13 @@ use nom::sequence::preceded;
 use nom::Parser;
 
 use crate::disk::{sysstat_known, sysstat_normalise};
-pub use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, Skip, SystemHeader};
+pub use crate::disk::{
+    DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+};
 use crate::error::ParseError;
+
+mod tokens;
+use tokens::*;
 
 /// Format id of the logs this module produces ([`DeviceLog::format`]).
 pub const FORMAT_ID: &str = "sar_text";
@@ -500,14 +510,14 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             None => {
                 st.unrelated += 1;
                 st.first_unrelated
-                    .get_or_insert_with(|| (no, clip(line.trim())));
+                    .get_or_insert_with(|| (no, clip(line.trim(), CLIP_SYSSTAT)));
             }
             Some(t) if t.kind.is_none() => {}
             Some(t) => {
                 let kind = t.kind.expect("a disk table");
                 let seg = st.segments.of(kind);
                 if let Err(reason) = read_row(t, &toks, no, seg) {
-                    st.log.skipped.push(Skip { line: no, reason });
+                    st.log.skipped.push(SkippedLine { line: no, reason });
                 }
             }
         }
@@ -615,7 +625,7 @@ fn new_table(st: &mut State, rest: &[&str], stamp: Stamp, no: usize, line: &str)
         kind,
         columns,
         line: no,
-        text: clip(line.trim()),
+        text: clip(line.trim(), CLIP_SYSSTAT),
         stamp,
         current: None,
         rows: Vec::new(),
@@ -706,7 +716,7 @@ fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Res
                 return Err(format!(
                     "expected a time or 'Average' before the first device row under {}, found '{}'",
                     header(),
-                    clip(&toks.join(" "))
+                    clip(&toks.join(" "), CLIP_SYSSTAT)
                 ))
             }
         },
@@ -714,7 +724,7 @@ fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Res
             return Err(format!(
                 "expected a time (or an 'Average:' label) then {what} under {}, found '{}'",
                 header(),
-                clip(&toks.join(" "))
+                clip(&toks.join(" "), CLIP_SYSSTAT)
             ))
         }
         s => {
@@ -727,7 +737,7 @@ fn read_row(t: &mut Table, toks: &[&str], no: usize, seg: (usize, usize)) -> Res
             "expected {what} under {}, found {} field(s): '{}'",
             header(),
             rest.len(),
-            clip(&toks.join(" "))
+            clip(&toks.join(" "), CLIP_SYSSTAT)
         ));
     }
     let (device, values) = match kind {
@@ -818,7 +828,7 @@ fn finish_table(st: &mut State) -> Result<(), ParseError> {
                 _ => "",
             };
             st.extremes += 1;
-            st.log.skipped.push(Skip {
+            st.log.skipped.push(SkippedLine {
                 line: row.line,
                 reason: format!(
                     "sar -x '{label}' row of {}: a minimum or maximum over the run, not an \
@@ -844,7 +854,7 @@ fn finish_table(st: &mut State) -> Result<(), ParseError> {
             }
         }
         if let Some(reason) = bad {
-            st.log.skipped.push(Skip {
+            st.log.skipped.push(SkippedLine {
                 line: row.line,
                 reason,
             });
@@ -862,6 +872,7 @@ fn finish_table(st: &mut State) -> Result<(), ParseError> {
         let sample = DeviceSample {
             device: row.device.clone(),
             group,
+            host_total: matches!(kind, Kind::B),
             values,
             normalised,
         };
@@ -936,189 +947,37 @@ fn unix_aggregate(name: &str) -> bool {
     HBA_DRIVERS.contains(&drv) && (rest.is_empty() || starts_digit)
 }
 
-use crate::disk::{clip, strip_ansi, sysstat_cell as cell};
+use crate::disk::sysstat_cell as cell;
+use crate::lines::{clip, strip_ansi, CLIP_SYSSTAT};
 
-/// A token that is a value, not a name: `12`, `-3.85`, `+0.00`, `.5`, `0,06`, `1.6k`.
-fn numeric(t: &str) -> bool {
-    let mut c = t.chars();
-    match c.next() {
-        Some(d) if d.is_ascii_digit() => true,
-        Some('-' | '+' | '.' | ',') => c.next().is_some_and(|d| d.is_ascii_digit() || d == '.'),
-        _ => false,
-    }
-}
+/// The sar text format (see the module docs).
+#[derive(Debug, Clone, Copy)]
+pub struct SarText;
 
-/// A bare summary word (AIX/Solaris/HP-UX `Average`): letters only.
-fn bare_label(t: &str) -> bool {
-    t.chars().any(char::is_alphabetic) && t.chars().all(|c| c.is_alphabetic() || c == '.')
-}
-
-/// One to three tokens ending with `:` (or a full-width `：`), none of them a value: `Average:`,
-/// `Moyenne :`, `Trung bình:`, `平均時間：`. Returns how many tokens it spans.
-fn colon_label(toks: &[&str]) -> Option<usize> {
-    for k in 1..=toks.len().min(3) {
-        let t = toks[k - 1];
-        if numeric(t) || time_prefix(&toks[k - 1..k]).is_some() {
-            return None;
-        }
-        if t.ends_with(':') || t.ends_with('：') {
-            return Some(k);
+impl crate::parser::FormatParser for SarText {
+    fn info(&self) -> &'static crate::parser::FormatInfo {
+        &crate::parser::FormatInfo {
+            format: crate::Format::SarText,
+            id: "sar_text",
+            name: "sar log",
+            kind: crate::sink::RecordKind::Devices,
+            description:
+                "`sar -d` / `-b` / `-A` text: Linux sysstat (any locale), AIX, Solaris, HP-UX",
         }
     }
-    None
-}
 
-type R<'a, O> = nom::IResult<&'a str, O>;
-
-/// `HH:MM:SS`, `HH:MM`, `HH.MM.SS` → (h, m, s).
-fn clock(s: &str) -> R<'_, (u32, u32, u32)> {
-    let two = |s| {
-        map_res(
-            take_while_m_n(2, 2, |c: char| c.is_ascii_digit()),
-            |d: &str| d.parse::<u32>(),
-        )
-        .parse(s)
-    };
-    alt((
-        map(
-            (
-                verify(dec, |h| *h <= 24),
-                char(':'),
-                verify(dec, |m| *m < 60),
-                opt(preceded(char(':'), verify(dec, |s| *s < 61))),
-            ),
-            |(h, _, m, s)| (h, m, s.unwrap_or(0)),
-        ),
-        map((two, char('.'), two, char('.'), two), |(h, _, m, _, s)| {
-            (h, m, s)
-        }),
-    ))
-    .parse(s)
-}
-
-fn non_ascii(c: char) -> bool {
-    !c.is_ascii()
-}
-
-/// `17時45分02秒` (ja, zh): digits and non-ASCII unit signs.
-fn cjk_clock(s: &str) -> R<'_, (u32, u32, u32)> {
-    map(
-        (
-            dec,
-            take_while1(non_ascii),
-            dec,
-            take_while1(non_ascii),
-            dec,
-            take_while(non_ascii),
-        ),
-        |(h, _, m, _, s, _)| (h, m, s),
-    )
-    .parse(s)
-}
-
-/// One Korean time part: `17시`.
-fn cjk_part(s: &str) -> R<'_, u32> {
-    map((dec, take_while1(non_ascii)), |(n, _)| n).parse(s)
-}
-
-fn ampm(s: &str) -> R<'_, &str> {
-    alt((
-        tag_no_case("AM"),
-        tag_no_case("PM"),
-        tag_no_case("a.m."),
-        tag_no_case("p.m."),
-        tag("午前"),
-        tag("午後"),
-        tag("오전"),
-        tag("오후"),
-    ))
-    .parse(s)
-}
-
-/// A time of day at the start of a row: how many tokens it spans and its seconds since midnight.
-fn time_prefix(toks: &[&str]) -> Option<(usize, u32)> {
-    let first = toks.first()?;
-    let (n, (h, m, s)) = if let Ok((_, hms)) = all_consuming(clock).parse(first) {
-        (1, hms)
-    } else if let Ok((_, hms)) = all_consuming(cjk_clock).parse(first) {
-        (1, hms)
-    } else {
-        // `17시 45분 02초`
-        let parts: Vec<u32> = toks
-            .iter()
-            .take(3)
-            .map_while(|t| all_consuming(cjk_part).parse(t).ok().map(|(_, v)| v))
-            .collect();
-        if parts.len() != 3 {
-            return None;
-        }
-        (3, (parts[0], parts[1], parts[2]))
-    };
-    let pm = toks
-        .get(n)
-        .and_then(|t| all_consuming(ampm).parse(t).ok())
-        .map(|(_, p)| p);
-    let (n, h) = match pm {
-        Some(p) => {
-            let afternoon = p.eq_ignore_ascii_case("PM")
-                || p.eq_ignore_ascii_case("p.m.")
-                || p == "午後"
-                || p == "오후";
-            let h = match (afternoon, h) {
-                (true, h) if h < 12 => h + 12,
-                (false, 12) => 0,
-                (_, h) => h,
-            };
-            (n + 1, h)
-        }
-        None => (n, h),
-    };
-    Some((n, h * 3600 + m * 60 + s))
-}
-
-/// A banner: `Linux <release> (<host>) <date> [_<arch>_] [(<N> CPU)]`, `SunOS <host> <release>
-/// <version> <machine> <date>`, `AIX <host> <release> <version> <machine id> <date>`, `HP-UX
-/// <host> <release> <version> <machine> <date>`.
-fn banner_line(toks: &[&str]) -> Option<SystemHeader> {
-    match *toks.first()? {
-        "Linux" => linux_banner(toks),
-        "SunOS" | "AIX" | "HP-UX" => unix_banner(toks),
-        _ => None,
+    fn detect(&self, text: &str) -> bool {
+        looks_like(text)
     }
-}
 
-fn linux_banner(toks: &[&str]) -> Option<SystemHeader> {
-    crate::disk::linux_banner(toks)
-}
-
-fn unix_banner(toks: &[&str]) -> Option<SystemHeader> {
-    // sysname host release version machine date
-    if toks.len() != 6 {
-        return None;
+    fn parse(
+        &self,
+        text: &str,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::parser::devices_into(parse(text), self.info(), settings, sink)
     }
-    let date = toks[5];
-    let datelike = date.chars().any(|c| c.is_ascii_digit())
-        && date.contains(['/', '-', '.'])
-        && date
-            .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '/' | '-' | '.'));
-    if !datelike {
-        return None;
-    }
-    let kernel = if toks[0] == "AIX" {
-        // AIX prints `uname -r` (release) then `uname -v` (version): `1 7` is AIX 7.1.
-        format!("{}.{}", toks[3], toks[2])
-    } else {
-        toks[2].to_string()
-    };
-    Some(SystemHeader {
-        sysname: toks[0].to_string(),
-        kernel,
-        host: toks[1].to_string(),
-        date: Some(date.to_string()),
-        arch: Some(toks[4].to_string()),
-        cpus: None,
-    })
 }
 
 #[cfg(test)]

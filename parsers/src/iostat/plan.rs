@@ -1,0 +1,222 @@
+//! The normalisation plan of a header: which printed column feeds which `Normalised` field.
+//!
+//! Flow: each column is asked of `sysstat_normalise` itself, one at a time, when the header is
+//! first seen; the plan is checked on probe rows, and a header whose plan does not match is
+//! normalised sample by sample instead.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// Normalisation plan
+// ---------------------------------------------------------------------------------------------
+
+/// Number of [`Normalised`] fields.
+pub(super) const FIELDS: usize = 17;
+pub(super) const F_READ_IOPS: usize = 0;
+pub(super) const F_WRITE_IOPS: usize = 1;
+pub(super) const F_DISCARD_IOPS: usize = 2;
+pub(super) const F_TOTAL_IOPS: usize = 3;
+pub(super) const F_AVG_REQUEST: usize = 12;
+pub(super) const F_READ_REQUEST: usize = 13;
+pub(super) const F_WRITE_REQUEST: usize = 14;
+
+pub(super) fn fields(n: &Normalised) -> [Option<f64>; FIELDS] {
+    let Normalised {
+        read_iops,
+        write_iops,
+        discard_iops,
+        total_iops,
+        read_bytes_per_s,
+        write_bytes_per_s,
+        discard_bytes_per_s,
+        total_bytes_per_s,
+        read_await_ms,
+        write_await_ms,
+        await_ms,
+        queue_depth,
+        avg_request_bytes,
+        read_request_bytes,
+        write_request_bytes,
+        util_pct,
+        service_ms,
+    } = *n;
+    [
+        read_iops,
+        write_iops,
+        discard_iops,
+        total_iops,
+        read_bytes_per_s,
+        write_bytes_per_s,
+        discard_bytes_per_s,
+        total_bytes_per_s,
+        read_await_ms,
+        write_await_ms,
+        await_ms,
+        queue_depth,
+        avg_request_bytes,
+        read_request_bytes,
+        write_request_bytes,
+        util_pct,
+        service_ms,
+    ]
+}
+
+pub(super) fn from_fields(f: [Option<f64>; FIELDS]) -> Normalised {
+    let [read_iops, write_iops, discard_iops, total_iops, read_bytes_per_s, write_bytes_per_s, discard_bytes_per_s, total_bytes_per_s, read_await_ms, write_await_ms, await_ms, queue_depth, avg_request_bytes, read_request_bytes, write_request_bytes, util_pct, service_ms] =
+        f;
+    Normalised {
+        read_iops,
+        write_iops,
+        discard_iops,
+        total_iops,
+        read_bytes_per_s,
+        write_bytes_per_s,
+        discard_bytes_per_s,
+        total_bytes_per_s,
+        read_await_ms,
+        write_await_ms,
+        await_ms,
+        queue_depth,
+        avg_request_bytes,
+        read_request_bytes,
+        write_request_bytes,
+        util_pct,
+        service_ms,
+    }
+}
+
+/// Whether [`sysstat_normalise`] counts flushes (`f/s`) in the total IOPS it derives from `r/s +
+/// w/s (+ d/s)`; asked once.
+pub(super) fn flush_in_total() -> bool {
+    static FLUSH: OnceLock<bool> = OnceLock::new();
+    *FLUSH.get_or_init(|| {
+        let probe =
+            [("r/s", 1.0), ("w/s", 2.0), ("f/s", 4.0)].map(|(c, v)| (c.to_string(), Some(v)));
+        sysstat_normalise(&probe).total_iops == Some(7.0)
+    })
+}
+
+/// Which column (and factor) feeds each [`Normalised`] field for one header, found by asking
+/// [`sysstat_normalise`] itself (one column at a time), then checked against it on probe rows.
+#[derive(Debug, Clone)]
+pub(super) struct Plan {
+    /// Per field: the column and the factor of a field read from one column.
+    pub(super) src: [Option<(usize, f64)>; FIELDS],
+    /// `Some(column of f/s, if printed)` when the derived total IOPS counts flushes.
+    pub(super) flush: Option<Option<usize>>,
+}
+
+impl Plan {
+    /// The plan for a header, or `None` when it does not give exactly what
+    /// [`sysstat_normalise`] gives on the probe rows.
+    pub(super) fn build(columns: &[String]) -> Option<Plan> {
+        let n = columns.len();
+        let mut probe: Vec<(String, Option<f64>)> =
+            columns.iter().map(|c| (c.clone(), None)).collect();
+        let mut plan = Plan {
+            src: [None; FIELDS],
+            flush: flush_in_total().then(|| columns.iter().position(|c| c == "f/s")),
+        };
+        for i in 0..n {
+            probe[i].1 = Some(1.0);
+            let out = fields(&sysstat_normalise(&probe));
+            probe[i].1 = None;
+            for (f, v) in out.iter().enumerate() {
+                if let Some(factor) = v {
+                    if plan.src[f].is_some() {
+                        return None;
+                    }
+                    plan.src[f] = Some((i, *factor));
+                }
+            }
+        }
+        // Probe rows: all printed, none printed, every k-th (or all but every k-th) missing,
+        // all zero, and each column missing alone.
+        let mut vals = vec![None; n];
+        let value = |j: usize| Some(0.75 + j as f64 * 1.375);
+        let mut patterns: Vec<Box<dyn Fn(usize) -> Option<f64>>> =
+            vec![Box::new(value), Box::new(|_| None), Box::new(|_| Some(0.0))];
+        for k in 2..=4 {
+            patterns.push(Box::new(move |j| (j % k != 0).then(|| value(j)).flatten()));
+            patterns.push(Box::new(move |j| (j % k == 0).then(|| value(j)).flatten()));
+        }
+        for miss in 0..n {
+            patterns.push(Box::new(move |j| (j != miss).then(|| value(j)).flatten()));
+        }
+        for p in &patterns {
+            for j in 0..n {
+                vals[j] = p(j);
+                probe[j].1 = vals[j];
+            }
+            if plan.eval(&vals) != sysstat_normalise(&probe) {
+                return None;
+            }
+        }
+        Some(plan)
+    }
+
+    /// Columns the plan reads.
+    pub(super) fn used(&self, n: usize) -> Vec<bool> {
+        let mut used = vec![false; n];
+        for (i, _) in self.src.iter().flatten() {
+            used[*i] = true;
+        }
+        if let Some(Some(i)) = self.flush {
+            used[i] = true;
+        }
+        used
+    }
+
+    /// The normalised values of one sample, `vals` by column: what [`sysstat_normalise`] gives
+    /// on the same columns.
+    #[inline]
+    pub(super) fn eval(&self, vals: &[Option<f64>]) -> Normalised {
+        let mut out = [None; FIELDS];
+        for (o, s) in out.iter_mut().zip(&self.src) {
+            if let Some((i, f)) = *s {
+                *o = vals[i].map(|x| if f == 1.0 { x } else { x * f });
+            }
+        }
+        let (r, w, d) = (out[F_READ_IOPS], out[F_WRITE_IOPS], out[F_DISCARD_IOPS]);
+        if out[F_TOTAL_IOPS].is_none() {
+            if let (Some(r), Some(w)) = (r, w) {
+                out[F_TOTAL_IOPS] = Some(match self.flush {
+                    Some(f) => r + w + d.unwrap_or(0.0) + f.and_then(|i| vals[i]).unwrap_or(0.0),
+                    None => r + w + d.unwrap_or(0.0),
+                });
+            }
+        }
+        if out[F_AVG_REQUEST].is_none() {
+            if let (Some(r), Some(w), Some(rb), Some(wb)) =
+                (r, w, out[F_READ_REQUEST], out[F_WRITE_REQUEST])
+            {
+                if r + w > 0.0 {
+                    out[F_AVG_REQUEST] = Some((r * rb + w * wb) / (r + w));
+                }
+            }
+        }
+        from_fields(out)
+    }
+}
+
+impl Layout {
+    pub(super) fn new(key: &str, columns: Vec<String>, device_last: bool) -> Layout {
+        let plan = Plan::build(&columns);
+        let used = match &plan {
+            Some(p) => p.used(columns.len()),
+            None => vec![true; columns.len()],
+        };
+        Layout {
+            key: key.to_string(),
+            columns,
+            device_last,
+            plan,
+            used,
+        }
+    }
+}
+
+/// One value cell (see [`crate::disk::sysstat_cell`]).
+pub(super) fn cell(tok: &str, column: &str, comma: bool) -> Result<Option<f64>, String> {
+    crate::disk::sysstat_cell(tok, column, comma)
+}

@@ -1,0 +1,518 @@
+//! AIX `iostat` (plain and `-D`).
+//!
+//! Flow: a `System configuration:` banner starts a run; a plain table header or a `-D` device
+//! line opens a device, whose `xfer:`/`read:`/`write:`/`queue:` stanzas follow; `-T` times end
+//! each line; every table or device block of one interval becomes one report.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// AIX
+// ---------------------------------------------------------------------------------------------
+
+pub(super) const AIX_STANZAS: [&str; 4] = ["xfer:", "read:", "write:", "queue:"];
+
+pub(super) const AIX_PLAIN_KNOWN: &[&str] =
+    &["% tm_act", "Kbps", "tps", "Kb_read", "Kb_wrtn", "time"];
+pub(super) const AIX_D_KNOWN: &[&str] = &[
+    "xfer:%tm_act",
+    "xfer:bps",
+    "xfer:tps",
+    "xfer:bread",
+    "xfer:bwrtn",
+    "read:rps",
+    "read:avgserv",
+    "read:minserv",
+    "read:maxserv",
+    "read:timeouts",
+    "read:fails",
+    "write:wps",
+    "write:avgserv",
+    "write:minserv",
+    "write:maxserv",
+    "write:timeouts",
+    "write:fails",
+    "queue:avgtime",
+    "queue:mintime",
+    "queue:maxtime",
+    "queue:avgwqsz",
+    "queue:avgsqsz",
+    "queue:sqfull",
+];
+
+/// True when the text holds AIX `iostat` device output: a `Disks:` header with `tm_act`, or a
+/// `<disk> xfer: %tm_act …` stanza, in the first 64 KiB. Files of collectors that embed it
+/// (OSWatcher, nmon) are left to their own parsers.
+pub fn looks_like_aix(text: &str) -> bool {
+    let h = head(text);
+    if wrapped(h) {
+        return false;
+    }
+    h.lines().any(|l| {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        (t.first() == Some(&"Disks:") && t.iter().any(|x| x.ends_with("tm_act")))
+            || (t.len() >= 3 && t[1] == "xfer:" && t[2] == "%tm_act")
+    })
+}
+
+/// Parses AIX `iostat` output with the default [`UnixIostatOptions`].
+///
+/// # Errors
+/// As [`parse_aix_with`].
+pub fn parse_aix(text: &str) -> Result<DeviceLog, ParseError> {
+    parse_aix_with(text, UnixIostatOptions::default())
+}
+
+/// An active plain (`Disks:`) header.
+pub(super) struct PlainTable {
+    pub(super) columns: Vec<String>,
+    pub(super) group: bool,
+    pub(super) line: usize,
+    pub(super) text: String,
+}
+
+/// A `-D` stanza header waiting for its value line.
+pub(super) struct Stanza {
+    pub(super) device: usize,
+    pub(super) name: &'static str,
+    pub(super) columns: Vec<String>,
+    pub(super) line: usize,
+}
+
+/// Splits an AIX header into column names, joining a lone `%` to the next token (`% tm_act`).
+pub(super) fn aix_columns(toks: &[&str]) -> Vec<String> {
+    let mut cols = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        if toks[i] == "%" && i + 1 < toks.len() {
+            cols.push(format!("% {}", toks[i + 1]));
+            i += 2;
+        } else {
+            cols.push(toks[i].to_string());
+            i += 1;
+        }
+    }
+    cols
+}
+
+/// Value of an AIX cell. `time` says the column is a duration (ms; `S` seconds, `H` hours);
+/// otherwise `K/M/G/T` are powers of 1000. `Ok(None)` with `unit_note` set for a time with a
+/// suffix that is not documented.
+pub(super) fn aix_cell(tok: &str, time: bool) -> Result<(Option<f64>, bool), String> {
+    if time {
+        if let Some(n) = tok.strip_suffix('S') {
+            return number(n, Scale::Decimal).map(|v| (v.map(|v| v * 1000.0), false));
+        }
+        if let Some(n) = tok.strip_suffix('H') {
+            return number(n, Scale::Decimal).map(|v| (v.map(|v| v * 3_600_000.0), false));
+        }
+        if tok.ends_with(|c: char| c.is_ascii_alphabetic()) {
+            let bare = tok.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+            return match number(bare, Scale::Decimal) {
+                Ok(_) => Ok((None, true)),
+                Err(e) => Err(e),
+            };
+        }
+    }
+    number(tok, Scale::Decimal).map(|v| (v, false))
+}
+
+pub(super) fn aix_time_column(stanza: &str, col: &str) -> bool {
+    (stanza == "read:" || stanza == "write:") && col.ends_with("serv")
+        || stanza == "queue:" && col.ends_with("time")
+}
+
+/// Parses AIX `iostat` output (plain or `-D`).
+///
+/// # Errors
+/// [`ParseError::UnknownFormat`] when the text holds no AIX device statistics (no `Disks:` table,
+/// no `xfer:` stanza: for example only `tty:`/CPU lines); [`ParseError::Section`] for the `-l`
+/// long layout (not read) and for a value that is not a number.
+pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
+    let mut log = DeviceLog::new(AIX_FORMAT);
+    let mut reports: Vec<DeviceReport> = Vec::new();
+    let mut cur: Option<DeviceReport> = None;
+    let mut since_boot_next = opts.first_is_since_boot;
+    let mut plain: Option<PlainTable> = None;
+    let mut stanza: Option<Stanza> = None;
+    let mut block_dev: Option<usize> = None;
+    let mut skip_cpu_values = false;
+    let mut saw_cpu = false;
+    let mut in_system = false;
+
+    macro_rules! close {
+        () => {
+            if let Some(r) = cur.take() {
+                finish(&mut log, r, &mut reports);
+            }
+        };
+    }
+    macro_rules! open {
+        ($no:expr) => {{
+            if cur.is_none() {
+                let mut r = DeviceReport::new($no);
+                r.since_boot = since_boot_next;
+                since_boot_next = false;
+                cur = Some(r);
+            }
+            cur.as_mut().expect("just opened")
+        }};
+    }
+
+    let lines: Vec<&str> = text.split('\n').collect();
+    for (i, raw) in lines.iter().enumerate() {
+        let no = i + 1;
+        let t = raw.trim_end_matches('\r').trim();
+        if t.is_empty() {
+            in_system = false;
+            continue;
+        }
+        if let Some(st) = stanza.take() {
+            if values_line(t) {
+                let toks: Vec<&str> = t.split_whitespace().collect();
+                if toks.len() != st.columns.len() {
+                    log.skipped.push(SkippedLine {
+                        line: no,
+                        reason: format!(
+                            "{} values under the '{}' stanza header of line {} ({} columns): '{}'",
+                            toks.len(),
+                            st.name,
+                            st.line,
+                            st.columns.len(),
+                            clip(t, CLIP_UNIX)
+                        ),
+                    });
+                    continue;
+                }
+                let Some(r) = cur.as_mut().filter(|r| st.device < r.devices.len()) else {
+                    continue;
+                };
+                for (c, tok) in st.columns.iter().zip(&toks) {
+                    if c == "time" {
+                        if r.timestamp.is_none() {
+                            r.timestamp = Some(tok.to_string());
+                        }
+                        continue;
+                    }
+                    let name = format!("{}{}", st.name, c);
+                    let (v, odd) = aix_cell(tok, aix_time_column(st.name, c)).map_err(|why| {
+                        ParseError::section(
+                            AIX_SECTION,
+                            Some(no),
+                            format!(
+                                "a number in column '{c}' of the '{}' stanza of line {}",
+                                st.name, st.line
+                            ),
+                            why,
+                        )
+                    })?;
+                    if odd {
+                        log.warn(format!(
+                            "line {no}: '{tok}' in '{name}' has a time unit AIX does not \
+                             document (ms, S, H): left unknown"
+                        ));
+                    }
+                    if !AIX_D_KNOWN.contains(&name.as_str()) {
+                        log.warn(format!(
+                            "line {}: unknown column '{name}' kept as printed",
+                            st.line
+                        ));
+                    }
+                    r.devices[st.device].values.push((name, v));
+                }
+                continue;
+            }
+            log.skipped.push(SkippedLine {
+                line: st.line,
+                reason: format!(
+                    "the '{}' stanza header of '{}' has no value line after it (the -D block \
+                     is cut)",
+                    st.name,
+                    cur.as_ref()
+                        .map(|r| r.devices[st.device].device.clone())
+                        .unwrap_or_default()
+                ),
+            });
+        }
+        if skip_cpu_values {
+            skip_cpu_values = false;
+            if values_line(t) {
+                continue;
+            }
+        }
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        if t.starts_with("System configuration:") {
+            close!();
+            block_dev = None;
+            plain = None;
+            since_boot_next = true;
+            if log.header.is_none() {
+                let cpus = toks
+                    .iter()
+                    .find_map(|x| x.strip_prefix("lcpu="))
+                    .and_then(|n| n.parse().ok());
+                log.header = Some(SystemHeader {
+                    sysname: "AIX".into(),
+                    cpus,
+                    ..Default::default()
+                });
+            }
+            continue;
+        }
+        if toks[0] == "tty:" {
+            close!();
+            block_dev = None;
+            plain = None;
+            saw_cpu = true;
+            skip_cpu_values = true;
+            continue;
+        }
+        if toks[0] == "System:" {
+            // `-s` system throughput: a name line, an unlabelled header and one value line.
+            in_system = true;
+            log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!(
+                    "'-s' system throughput line left out (a host total, not a disk): '{}'",
+                    clip(t, CLIP_UNIX)
+                ),
+            });
+            continue;
+        }
+        if in_system {
+            log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!(
+                    "'-s' system throughput line left out: '{}'",
+                    clip(t, CLIP_UNIX)
+                ),
+            });
+            continue;
+        }
+        if is_dash_line(t) {
+            continue;
+        }
+        // `-D` stanza header: `<disk> xfer: …` or `read: …`.
+        let (dev_name, label_at) = if AIX_STANZAS.contains(&toks[0]) {
+            (None, 0)
+        } else if toks.len() > 1 && AIX_STANZAS.contains(&toks[1]) {
+            (Some(toks[0]), 1)
+        } else {
+            (None, usize::MAX)
+        };
+        if label_at != usize::MAX {
+            plain = None;
+            let name = AIX_STANZAS
+                .iter()
+                .find(|s| **s == toks[label_at])
+                .copied()
+                .expect("matched above");
+            if let Some(d) = dev_name {
+                let repeated = cur
+                    .as_ref()
+                    .is_some_and(|r| r.devices.iter().any(|x| x.device == d));
+                if repeated {
+                    close!();
+                }
+                let r = open!(no);
+                r.devices.push(DeviceSample {
+                    device: d.to_string(),
+                    group: false,
+                    host_total: false,
+                    values: Vec::new(),
+                    normalised: Normalised::default(),
+                });
+                block_dev = Some(r.devices.len() - 1);
+            }
+            let Some(device) = block_dev else {
+                log.skipped.push(SkippedLine {
+                    line: no,
+                    reason: format!(
+                        "a '{name}' stanza outside a disk block (no '<disk> xfer:' line before \
+                         it; the -D output is cut): '{}'",
+                        clip(t, CLIP_UNIX)
+                    ),
+                });
+                // Its value line, if any, is skipped as data before a header.
+                continue;
+            };
+            stanza = Some(Stanza {
+                device,
+                name,
+                columns: toks[label_at + 1..].iter().map(|s| s.to_string()).collect(),
+                line: no,
+            });
+            continue;
+        }
+        // Plain header: `Disks: % tm_act Kbps tps Kb_read Kb_wrtn [time]`, `Adapter: …`.
+        if toks[0].ends_with(':') && toks.len() > 1 && !values_line(&toks[1..].join(" ")) {
+            let cols = aix_columns(&toks[1..]);
+            if cols.iter().any(|c| c == "xfers") {
+                return Err(ParseError::section(
+                    AIX_SECTION,
+                    Some(no),
+                    "the plain 'Disks:' table or the '-D' stanza layout",
+                    "the '-l' long layout ('Disks: xfers read write queue'), which is not read: \
+                     rerun iostat without -l (e.g. 'iostat -D 60 60')",
+                ));
+            }
+            if cols.iter().any(|c| c == "tps" || c == "Kbps") {
+                block_dev = None;
+                for c in &cols {
+                    if !AIX_PLAIN_KNOWN.contains(&c.as_str()) {
+                        log.warn(format!("line {no}: unknown column '{c}' kept as printed"));
+                    }
+                }
+                plain = Some(PlainTable {
+                    columns: cols,
+                    group: toks[0].to_ascii_lowercase().contains("adapter"),
+                    line: no,
+                    text: t.to_string(),
+                });
+                continue;
+            }
+        }
+        if let Some(p) = &plain {
+            let n = p.columns.len();
+            if toks.len() == n + 1 && values_line(&toks[1..].join(" ")) {
+                let device = toks[0];
+                let repeated = cur.as_ref().is_some_and(|r| {
+                    r.devices
+                        .iter()
+                        .any(|x| x.device == device && x.group == p.group)
+                });
+                if repeated {
+                    close!();
+                }
+                let (group, header_line) = (p.group, p.line);
+                let columns = p.columns.clone();
+                let r = open!(no);
+                let mut values = Vec::with_capacity(n);
+                for (c, tok) in columns.iter().zip(&toks[1..]) {
+                    if c == "time" {
+                        if r.timestamp.is_none() {
+                            r.timestamp = Some(tok.to_string());
+                        }
+                        continue;
+                    }
+                    let (v, _) = aix_cell(tok, false).map_err(|why| {
+                        ParseError::section(
+                            AIX_SECTION,
+                            Some(no),
+                            format!("a number in column '{c}' of the header of line {header_line}"),
+                            why,
+                        )
+                    })?;
+                    values.push((c.clone(), v));
+                }
+                r.devices.push(DeviceSample {
+                    device: device.to_string(),
+                    group,
+                    host_total: false,
+                    values,
+                    normalised: Normalised::default(),
+                });
+                continue;
+            }
+            if toks.len() > 1 && values_line(&toks[1..].join(" ")) {
+                log.skipped.push(SkippedLine {
+                    line: no,
+                    reason: format!(
+                        "a disk name and {n} values under the header of line {} ('{}'), found \
+                         {} fields: '{}'",
+                        p.line,
+                        clip(&p.text, CLIP_UNIX),
+                        toks.len(),
+                        clip(t, CLIP_UNIX)
+                    ),
+                });
+                continue;
+            }
+        }
+        log.skipped.push(SkippedLine {
+            line: no,
+            reason: if values_line(t) {
+                format!(
+                    "values before any AIX iostat header: '{}'",
+                    clip(t, CLIP_UNIX)
+                )
+            } else {
+                format!("not AIX iostat output: '{}'", clip(t, CLIP_UNIX))
+            },
+        });
+    }
+    if let Some(st) = stanza.take() {
+        log.skipped.push(SkippedLine {
+            line: st.line,
+            reason: format!(
+                "the '{}' stanza header has no value line after it (the input ends: the -D \
+                 block is cut)",
+                st.name
+            ),
+        });
+    }
+    if let Some(r) = cur.take() {
+        finish(&mut log, r, &mut reports);
+    }
+    if reports.is_empty() {
+        let what = if saw_cpu {
+            "it holds only tty/CPU statistics"
+        } else {
+            "it holds no disk statistics"
+        };
+        return Err(ParseError::UnknownFormat {
+            reason: format!(
+                "expected AIX iostat disk statistics (a 'Disks:' table or '<disk> xfer:' \
+                 stanzas from 'iostat -D'), but {what}"
+            ),
+        });
+    }
+    for r in &mut reports {
+        for d in &mut r.devices {
+            d.normalised = aix_normalise(&d.values);
+        }
+    }
+    log.reports = reports;
+    Ok(log)
+}
+
+/// Normalises AIX columns (plain or `-D`, see the module table).
+pub fn aix_normalise(values: &[(String, Option<f64>)]) -> Normalised {
+    let v = |n: &str| lookup(values, n);
+    if values.iter().any(|(n, _)| n.starts_with("xfer:")) || v("read:rps").is_some() {
+        let (rps, wps, tps) = (v("read:rps"), v("write:wps"), v("xfer:tps"));
+        let avgtime = v("queue:avgtime");
+        let rserv = v("read:avgserv");
+        let wserv = v("write:avgserv");
+        let r_await = rserv.zip(avgtime).map(|(a, b)| a + b);
+        let w_await = wserv.zip(avgtime).map(|(a, b)| a + b);
+        Normalised {
+            read_iops: rps,
+            write_iops: wps,
+            total_iops: tps,
+            read_bytes_per_s: v("xfer:bread"),
+            write_bytes_per_s: v("xfer:bwrtn"),
+            read_await_ms: r_await,
+            write_await_ms: w_await,
+            await_ms: weighted(r_await, rps, w_await, wps),
+            queue_depth: v("queue:avgwqsz")
+                .zip(v("queue:avgsqsz"))
+                .map(|(a, b)| a + b),
+            avg_request_bytes: ratio(v("xfer:bps"), tps),
+            read_request_bytes: ratio(v("xfer:bread"), rps),
+            write_request_bytes: ratio(v("xfer:bwrtn"), wps),
+            util_pct: v("xfer:%tm_act"),
+            service_ms: weighted(rserv, rps, wserv, wps),
+            ..Default::default()
+        }
+    } else {
+        let kbps = v("Kbps").map(|k| k * 1024.0);
+        Normalised {
+            total_iops: v("tps"),
+            total_bytes_per_s: kbps,
+            avg_request_bytes: ratio(kbps, v("tps")),
+            util_pct: v("% tm_act"),
+            ..Default::default()
+        }
+    }
+}

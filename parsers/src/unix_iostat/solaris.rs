@@ -1,0 +1,387 @@
+//! Solaris / illumos `iostat -x` (`-xn`, `-xzn`, `-T d|u`).
+//!
+//! Flow: a `-T` time-stamp line (a `date(1)` line or epoch seconds) or an `extended device
+//! statistics` header starts a report; each following row is one device, its columns mapped by
+//! the header names.
+
+use super::*;
+
+// ---------------------------------------------------------------------------------------------
+// Solaris
+// ---------------------------------------------------------------------------------------------
+
+pub(super) const SOL_KNOWN: &[&str] = &[
+    "r/s", "w/s", "kr/s", "kw/s", "Mr/s", "Mw/s", "wait", "actv", "wsvc_t", "asvc_t", "svc_t",
+    "%w", "%b", "s/w", "h/w", "trn", "tot",
+];
+/// `-t` / `-c` columns: system values printed on the first row only.
+pub(super) const SOL_SYSTEM: &[&str] = &["tin", "tout", "us", "sy", "wt", "id"];
+
+/// A Solaris device header.
+pub(super) struct SolTable {
+    /// Device columns before the `device` column (all of them with `-n`).
+    pub(super) before: Vec<String>,
+    /// Device columns after the `device` column (all of them without `-n`).
+    pub(super) after: Vec<String>,
+    /// tty/CPU columns (first row only).
+    pub(super) system: usize,
+    pub(super) line: usize,
+    pub(super) text: String,
+}
+
+pub(super) fn sol_header(t: &str) -> Option<SolTable> {
+    let toks: Vec<&str> = t.split_whitespace().collect();
+    let di = toks.iter().position(|x| *x == "device")?;
+    let has = |c: &str| toks.contains(&c);
+    if !((has("r/s") && has("w/s")) || (has("Mr/s") && has("Mw/s"))) {
+        return None;
+    }
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut system = 0;
+    for (k, tok) in toks.iter().enumerate() {
+        if k == di {
+            continue;
+        }
+        if SOL_SYSTEM.contains(tok) {
+            system += 1;
+        } else if k < di {
+            before.push(tok.to_string());
+        } else {
+            after.push(tok.to_string());
+        }
+    }
+    Some(SolTable {
+        before,
+        after,
+        system,
+        line: 0,
+        text: t.to_string(),
+    })
+}
+
+/// True when the text holds Solaris/illumos `iostat -x` output: a header naming `r/s`, `w/s`,
+/// `actv` and a `device` column, in the first 64 KiB (FreeBSD's `iostat -x` has no `actv`; Linux
+/// names `Device` and `rkB/s`). Files of collectors that embed it (OSWatcher) are left to their
+/// own parser.
+pub fn looks_like_solaris(text: &str) -> bool {
+    let h = head(text);
+    if wrapped(h) {
+        return false;
+    }
+    h.lines().any(|l| {
+        let toks: Vec<&str> = l.split_whitespace().collect();
+        toks.contains(&"actv") && sol_header(l).is_some()
+    })
+}
+
+/// Parses Solaris `iostat -x` output with the default [`UnixIostatOptions`].
+///
+/// # Errors
+/// As [`parse_solaris_with`].
+pub fn parse_solaris(text: &str) -> Result<DeviceLog, ParseError> {
+    parse_solaris_with(text, UnixIostatOptions::default())
+}
+
+/// A `-T u` epoch line (`1380065283`).
+pub(super) fn epoch_line(t: &str) -> Option<NaiveDateTime> {
+    if (9..=11).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()) {
+        return DateTime::from_timestamp(t.parse().ok()?, 0).map(|d| d.naive_utc());
+    }
+    None
+}
+
+/// Parses Solaris/illumos `iostat -x` output.
+///
+/// # Errors
+/// [`ParseError::UnknownFormat`] when the text holds no `iostat -x` device header or no device
+/// line.
+pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
+    let mut kept: Vec<DeviceReport> = Vec::new();
+    let lines = text.split('\n').map(Ok::<_, ParseError>);
+    let (mut log, _) = solaris_lines(lines, opts, &mut |done| {
+        kept.append(done);
+        Ok(true)
+    })?;
+    log.reports = kept;
+    Ok(log)
+}
+
+/// Reads Solaris `iostat -x` from `src` line by line into `sink` (lines decoded as UTF-8,
+/// lossily: iostat prints ASCII), handing each report over as soon as the next one starts.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse_solaris_with`], or the
+/// sink's.
+pub(crate) fn solaris_stream_into(
+    src: &mut dyn std::io::BufRead,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let opts = UnixIostatOptions::default();
+    let mut buf = Vec::new();
+    let lines = std::iter::from_fn(|| {
+        buf.clear();
+        match src.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                Some(Ok(String::from_utf8_lossy(line).into_owned()))
+            }
+            Err(source) => Some(Err(ParseError::Io {
+                path: Default::default(),
+                source,
+            })),
+        }
+    });
+    let mut begun = false;
+    let (log, stopped) = solaris_lines(lines, opts, &mut |done| {
+        for mut r in done.drain(..) {
+            if !begun {
+                begun = true;
+                let start = crate::sink::DeviceLogStart {
+                    format: crate::Format::SolarisIostat,
+                    header: None,
+                };
+                if !sink.device_begin(start)? {
+                    return Ok(false);
+                }
+                if !settings.first_report_since_boot {
+                    r.since_boot = false;
+                }
+            }
+            if !sink.device_report(r)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })?;
+    if stopped {
+        return Ok(());
+    }
+    sink.device_end(crate::sink::DeviceLogEnd {
+        warnings: log.warnings,
+        skipped: log.skipped,
+    })
+}
+
+/// The Solaris reader over any lines: `flush` receives the finished reports (and empties the
+/// vector) before each line and at the end; `Ok(false)` from it stops the read. Returns the log
+/// (warnings and skipped lines; its `reports` empty) and whether `flush` stopped it.
+fn solaris_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    opts: UnixIostatOptions,
+    flush: &mut dyn FnMut(&mut Vec<DeviceReport>) -> Result<bool, ParseError>,
+) -> Result<(DeviceLog, bool), ParseError> {
+    let mut log = DeviceLog::new(SOLARIS_FORMAT);
+    let mut reports: Vec<DeviceReport> = Vec::new();
+    let mut handed = 0usize;
+    let mut cur: Option<DeviceReport> = None;
+    let mut table: Option<SolTable> = None;
+    let mut since_boot_next = opts.first_is_since_boot;
+    let mut saw_header = false;
+
+    let mut new_report = |cur: &mut Option<DeviceReport>,
+                          log: &mut DeviceLog,
+                          reports: &mut Vec<DeviceReport>,
+                          no: usize| {
+        if let Some(r) = cur.take() {
+            finish(log, r, reports);
+        }
+        let mut r = DeviceReport::new(no);
+        r.since_boot = since_boot_next;
+        since_boot_next = false;
+        *cur = Some(r);
+    };
+
+    for (i, raw) in lines.enumerate() {
+        if !reports.is_empty() {
+            handed += reports.len();
+            if !flush(&mut reports)? {
+                return Ok((log, true));
+            }
+        }
+        let raw = raw?;
+        let no = i + 1;
+        let t = raw.as_ref().trim_end_matches('\r').trim();
+        if t.is_empty() {
+            continue;
+        }
+        if t.contains("extended device statistics") {
+            // Keep a report opened by a `-T` line just before the title.
+            let keep = cur
+                .as_ref()
+                .is_some_and(|r| r.devices.is_empty() && r.timestamp.is_some())
+                && table.is_none();
+            if !keep {
+                new_report(&mut cur, &mut log, &mut reports, no);
+            }
+            table = None;
+            continue;
+        }
+        let stamp = epoch_line(t)
+            .map(|d| (d, true))
+            .or_else(|| crate::dates::date_text_time(t).map(|d| (d, false)));
+        if let Some((time, utc)) = stamp {
+            new_report(&mut cur, &mut log, &mut reports, no);
+            table = None;
+            let r = cur.as_mut().expect("opened");
+            r.timestamp = Some(t.to_string());
+            r.time = Some(time);
+            r.utc = utc;
+            continue;
+        }
+        if let Some(mut h) = sol_header(t) {
+            saw_header = true;
+            h.line = no;
+            let fresh = cur.as_ref().is_some_and(|r| r.devices.is_empty()) && table.is_none();
+            if !fresh {
+                new_report(&mut cur, &mut log, &mut reports, no);
+            }
+            for c in h.before.iter().chain(&h.after) {
+                if !SOL_KNOWN.contains(&c.as_str()) {
+                    log.warn(format!("line {no}: unknown column '{c}' kept as printed"));
+                }
+            }
+            if h.system > 0 {
+                log.warn(format!(
+                    "line {no}: tty/CPU columns (-t/-c) left out: they are system values printed \
+                     on the first row only"
+                ));
+            }
+            table = Some(h);
+            continue;
+        }
+        if t.starts_with("<<") && t.ends_with(">>") {
+            log.warn(format!("line {no}: state-change message ignored: '{t}'"));
+            continue;
+        }
+        let toks: Vec<&str> = t.split_whitespace().collect();
+        let Some(tb) = &table else {
+            log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!(
+                    "not Solaris iostat -x output (no device header before it): '{}'",
+                    clip(t, CLIP_UNIX)
+                ),
+            });
+            continue;
+        };
+        let (nb, na) = (tb.before.len(), tb.after.len());
+        let numeric = toks.len() > 1
+            && toks
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != nb)
+                .all(|(_, x)| values_line(x));
+        if !numeric {
+            log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!("not Solaris iostat -x output: '{}'", clip(t, CLIP_UNIX)),
+            });
+            continue;
+        }
+        if toks.len() != nb + 1 + na && toks.len() != nb + 1 + na + tb.system {
+            log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!(
+                    "{} values and a device name under the header of line {} ('{}'), found {} \
+                     fields: '{}'",
+                    nb + na,
+                    tb.line,
+                    clip(&tb.text, CLIP_UNIX),
+                    toks.len(),
+                    clip(t, CLIP_UNIX)
+                ),
+            });
+            continue;
+        }
+        let device = toks[nb];
+        let cells = toks[..nb].iter().chain(&toks[nb + 1..nb + 1 + na]);
+        let names = tb.before.iter().chain(&tb.after);
+        let mut values = Vec::with_capacity(nb + na);
+        let mut bad = None;
+        for (c, tok) in names.zip(cells) {
+            match number(tok, Scale::Decimal) {
+                Ok(v) => values.push((c.clone(), v)),
+                Err(why) => {
+                    bad = Some(format!("column '{c}': {why}"));
+                    break;
+                }
+            }
+        }
+        if let Some(why) = bad {
+            log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!(
+                    "a number in every column of the header of line {} ({why}): '{}'",
+                    tb.line,
+                    clip(t, CLIP_UNIX)
+                ),
+            });
+            continue;
+        }
+        let group = device.len() > 1
+            && device.starts_with('c')
+            && device[1..].bytes().all(|b| b.is_ascii_digit());
+        if cur.is_none() {
+            new_report(&mut cur, &mut log, &mut reports, no);
+        }
+        cur.as_mut().expect("opened").devices.push(DeviceSample {
+            device: device.to_string(),
+            group,
+            host_total: false,
+            normalised: sol_normalise(&values),
+            values,
+        });
+    }
+    if let Some(r) = cur.take() {
+        finish(&mut log, r, &mut reports);
+    }
+    if handed == 0 && reports.is_empty() {
+        return Err(ParseError::UnknownFormat {
+            reason: if saw_header {
+                "expected Solaris iostat -x device lines under the 'r/s w/s kr/s kw/s … device' \
+                 header, but the file holds no disk statistics"
+                    .into()
+            } else {
+                "expected Solaris iostat -x output (an 'r/s w/s kr/s kw/s wait actv … device' \
+                 header): the file holds no disk statistics"
+                    .into()
+            },
+        });
+    }
+    let stopped = !reports.is_empty() && !flush(&mut reports)?;
+    Ok((log, stopped))
+}
+
+/// Normalises Solaris `iostat -x` columns (see the module table).
+pub fn sol_normalise(values: &[(String, Option<f64>)]) -> Normalised {
+    let v = |n: &str| lookup(values, n);
+    let r = v("r/s");
+    let w = v("w/s");
+    let rb = v("kr/s")
+        .map(|x| x * 1024.0)
+        .or(v("Mr/s").map(|x| x * 1_048_576.0));
+    let wb = v("kw/s")
+        .map(|x| x * 1024.0)
+        .or(v("Mw/s").map(|x| x * 1_048_576.0));
+    let total = r.zip(w).map(|(a, b)| a + b);
+    let await_ms = match (v("wsvc_t"), v("asvc_t")) {
+        (Some(a), Some(b)) => Some(a + b),
+        _ => v("svc_t"),
+    };
+    Normalised {
+        read_iops: r,
+        write_iops: w,
+        total_iops: total,
+        read_bytes_per_s: rb,
+        write_bytes_per_s: wb,
+        await_ms,
+        queue_depth: v("wait").zip(v("actv")).map(|(a, b)| a + b),
+        avg_request_bytes: ratio(rb.zip(wb).map(|(a, b)| a + b), total),
+        util_pct: v("%b"),
+        service_ms: v("asvc_t"),
+        ..Default::default()
+    }
+}
