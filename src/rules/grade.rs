@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::eval::fmt_num;
+use super::num::fmt_num;
 
 /// A latency in ms with the decimals it needs (0.256, 4, 1.5).
 fn fmt_ms(v: f64) -> String {

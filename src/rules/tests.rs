@@ -1014,7 +1014,7 @@ fn recommendation_serializes_with_stable_snake_case_fields() {
 
 #[test]
 fn number_formatting() {
-    use super::eval::{fmt_num, fmt_trim};
+    use super::num::{fmt_num, fmt_trim};
     assert_eq!(fmt_num(1202.318, 2), "1,202.32");
     assert_eq!(fmt_num(999.999, 2), "1,000.00");
     assert_eq!(fmt_num(-0.001, 2), "0.00");
