@@ -1529,7 +1529,7 @@ fn database(
             {
                 warnings.push(Warning {
                     id: f.id.clone(),
-                    message: f.message.clone(),
+                    message: f.message.to_string(),
                 });
             }
             recommendation = Some(rec);

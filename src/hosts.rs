@@ -1324,7 +1324,7 @@ fn host(
         {
             warnings.push(Warning {
                 id: f.id.clone(),
-                message: f.message.clone(),
+                message: f.message.to_string(),
             });
         }
         recommendation = Some(rec);

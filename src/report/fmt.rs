@@ -9,6 +9,9 @@ use crate::metrics::Metric;
 
 /// Formats `v` with `d` decimals and `,` thousands separators (`1,353.87`).
 pub fn fmt_num(v: f64, d: usize) -> String {
+    if !v.is_finite() {
+        return v.to_string();
+    }
     let s = format!("{:.*}", d, v.abs());
     let (int, frac) = match s.split_once('.') {
         Some((i, f)) => (i.to_string(), Some(f.to_string())),
@@ -71,6 +74,34 @@ pub(crate) fn when_or_dash(t: &Option<String>) -> String {
     t.as_deref()
         .map(|t| t.replace('T', " "))
         .unwrap_or_else(|| "–".into())
+}
+
+/// Shortest exact form with thousands separators: 16000 → "16,000", 0.0455 → "0.0455".
+pub fn fmt_trim(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    let s = format!("{}", x.abs());
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (s.as_str(), None),
+    };
+    let mut out = String::new();
+    if x < 0.0 {
+        out.push('-');
+    }
+    let n = int.len();
+    for (i, ch) in int.chars().enumerate() {
+        if i > 0 && (n - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if let Some(f) = frac {
+        out.push('.');
+        out.push_str(f);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod fmt;
 mod json;
 mod markdown;
 mod tiers;
+pub mod wording;
 
 pub use fmt::fmt_num;
 pub use json::{json, JSON_SCHEMA};

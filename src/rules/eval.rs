@@ -1,8 +1,8 @@
 //! Rule evaluation: metric values, three-valued conditions, message templates
 //! and number formatting.
 
+use super::findings::{FalseCondition, MessagePart, RuleMessage};
 use super::metric::Metric;
-use super::num::{fmt_num, fmt_trim};
 use super::schema::Rule;
 use super::template::{parse_template, Fmt, Piece};
 use super::{Demand, FiredRule, NotEvaluatedRule, NotFiredRule};
@@ -78,27 +78,20 @@ pub(crate) fn evaluate(rule: &Rule, values: &Values) -> Outcome {
             Some(v) if !c.op.holds(v, c.value) => {
                 return Outcome::NotFired(NotFiredRule {
                     id: rule.id.clone(),
-                    reason: format!(
-                        "{} = {} is not {} {}",
-                        c.metric.as_str(),
-                        fmt_num(v, 2),
-                        c.op.as_str(),
-                        fmt_trim(c.value)
-                    ),
+                    reason: FalseCondition {
+                        metric: c.metric,
+                        value: v,
+                        op: c.op,
+                        threshold: c.value,
+                    },
                 });
             }
             Some(_) => {}
         }
     }
     if !unknown.is_empty() {
-        let reason = unknown
-            .iter()
-            .map(|u| format!("{u} unknown"))
-            .collect::<Vec<_>>()
-            .join(", ");
         return Outcome::NotEvaluated(NotEvaluatedRule {
             id: rule.id.clone(),
-            reason,
             unknown_metrics: unknown,
         });
     }
@@ -117,37 +110,44 @@ pub(crate) fn evaluate(rule: &Rule, values: &Values) -> Outcome {
     })
 }
 
-/// Render the rule's message with the actual values.
-pub(crate) fn render(rule: &Rule, values: &Values) -> String {
+/// Fill the rule's message template with the actual values.
+pub(crate) fn render(rule: &Rule, values: &Values) -> RuleMessage {
     let Ok(pieces) = parse_template(&rule.message) else {
-        return rule.message.clone(); // validated at load; kept verbatim otherwise
+        // validated at load; kept verbatim otherwise
+        return RuleMessage(vec![MessagePart::Text(rule.message.clone())]);
     };
-    let mut s = String::new();
+    let mut out = Vec::new();
     for p in pieces {
-        match p {
-            Piece::Lit(t) => s.push_str(t),
+        out.push(match p {
+            Piece::Lit(t) => MessagePart::Text(t.to_string()),
             Piece::Metric(m, f) => match values.get(m) {
-                Some(v) => s.push_str(&fmt_with(v, f, 2)),
-                None => s.push_str("unknown"),
+                Some(v) => number(v, f, 2),
+                None => MessagePart::Unknown,
             },
             Piece::When(i, f) => match rule.when.get(i) {
-                Some(c) if f.decimals.is_none() && !f.percent => s.push_str(&fmt_trim(c.value)),
-                Some(c) => s.push_str(&fmt_with(c.value, f, 0)),
-                None => s.push('?'),
+                Some(c) if f.decimals.is_none() && !f.percent => MessagePart::Number {
+                    value: c.value,
+                    decimals: None,
+                },
+                Some(c) => number(c.value, f, 0),
+                None => MessagePart::Missing,
             },
             Piece::MaxUnits => match rule.max_units {
-                Some(n) => s.push_str(&n.to_string()),
-                None => s.push('?'),
+                Some(n) => MessagePart::Count(n),
+                None => MessagePart::Missing,
             },
-        }
+        });
     }
-    s
+    RuleMessage(out)
 }
 
-fn fmt_with(v: f64, f: Fmt, default_decimals: usize) -> String {
-    let v = if f.percent { v * 100.0 } else { v };
+fn number(v: f64, f: Fmt, default_decimals: usize) -> MessagePart {
+    let value = if f.percent { v * 100.0 } else { v };
     let d = f
         .decimals
         .unwrap_or(if f.percent { 0 } else { default_decimals });
-    fmt_num(v, d)
+    MessagePart::Number {
+        value,
+        decimals: Some(d),
+    }
 }

@@ -324,28 +324,24 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
         .collect()
 }
 
-/// One clause on the tests where `grades` are worse than today, e.g. "at the up to 9 ms its
-/// published class allows: random_read could grade B- (A+ today)".
-pub fn risk_text(grades: &[TierGrade]) -> Option<String> {
-    let worse: Vec<String> = grades
+/// The grades a tier's published latency could lower (`None` when it lowers none).
+pub fn latency_risk(grades: &[TierGrade]) -> Option<super::findings::LatencyRisk> {
+    let worse: Vec<(String, String, String)> = grades
         .iter()
         .filter(|g| g.worse)
         .map(|g| {
-            format!(
-                "{} could grade {} ({} today)",
-                g.test, g.grade, g.measured_grade
+            (
+                g.test.to_string(),
+                g.grade.to_string(),
+                g.measured_grade.to_string(),
             )
         })
         .collect();
     if worse.is_empty() {
         return None;
     }
-    Some(format!(
-        "at the up to {} ms its published class allows: {}",
-        fmt_num(
-            grades[0].tier_ms,
-            if grades[0].tier_ms < 1.0 { 2 } else { 0 }
-        ),
-        worse.join(", ")
-    ))
+    Some(super::findings::LatencyRisk {
+        tier_ms: grades[0].tier_ms,
+        worse,
+    })
 }

@@ -33,6 +33,7 @@
 
 mod demand;
 mod eval;
+pub mod findings;
 pub mod grade;
 mod metric;
 mod num;
@@ -62,8 +63,6 @@ mod tests;
 mod tests_tiers;
 pub mod vsan;
 
-use std::fmt::Write as _;
-
 pub use schema::{
     Catalog, CatalogMeta, CloudPolicy, CloudVolumeSpec, Condition, DriveSpec, Effect, FlashVsHdd,
     HeadroomPolicy, Instance, IopsModel, Metric, OnpremPolicy, Op, Platform, PriceBand, PriceSpec,
@@ -72,13 +71,14 @@ pub use schema::{
 };
 
 use eval::{Outcome, Values};
-use num::{fmt_num, fmt_trim};
+use findings::{Explanation, LatencyKeeper, Lost, LostBecause, RuleNotApplied};
+use num::fmt_trim;
 use sizing::Workload;
 
 pub use demand::{Demand, IopsFormula, IopsTerm};
 pub use recommendation::{
-    CostBreakdown, FiredRule, NotEvaluatedRule, NotFiredRule, Options, PlatformRecommendation,
-    Recommendation, TierOption, Unit,
+    CostBreakdown, FiredRule, NotEvaluatedRule, NotFiredRule, OptionNote, Options,
+    PlatformRecommendation, Recommendation, TierOption, Unit,
 };
 pub use ruleset::{RuleSet, RulesError, BUILTIN_SIZING_TOML, BUILTIN_TIERS_TOML};
 
@@ -147,14 +147,15 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         .formula
         .clone()
         .unwrap_or_else(|| rules.required_iops_formula().formula());
-    let mut explanation = vec![format!(
-        "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS and {} MB/s = {} MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).",
-        fmt_num(w.required_iops, dec),
-        fmt_trim(headroom),
-        fmt_num(w.sized_iops, 2),
-        fmt_num(w.sized_mb_s, 2),
-        fmt_num(w.sized_mib_s, 2)
-    )];
+    let mut explanation = vec![Explanation::Sized {
+        required_iops: w.required_iops,
+        figure_decimals: dec as u32,
+        formula: formula.clone(),
+        headroom_pct: headroom,
+        sized_iops: w.sized_iops,
+        sized_mb_s: w.sized_mb_s,
+        sized_mib_s: w.sized_mib_s,
+    }];
     let card = rules
         .sizing
         .report_card
@@ -201,7 +202,10 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
                 .find(|i| i.platform == p.id && i.id.eq_ignore_ascii_case(id))
         });
         let pr = size_platform(rules, p, inst, &w, &fired, card.as_ref());
-        explanation.extend(pr.explanation.iter().map(|s| format!("{}: {s}", p.id)));
+        explanation.extend(pr.explanation.iter().map(|e| Explanation::ForPlatform {
+            platform: p.id.clone(),
+            explanation: Box::new(e.clone()),
+        }));
         platforms.push(pr);
     }
 
@@ -228,10 +232,6 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
 
 fn cost_key(o: &TierOption) -> f64 {
     o.monthly_cost_usd.unwrap_or(f64::INFINITY)
-}
-
-fn usd(x: f64) -> String {
-    format!("${}/month", fmt_num(x, 2))
 }
 
 /// Size every tier of `p`, score them with the fired rules, pick the winner.
@@ -313,45 +313,33 @@ fn size_platform(
         for a in alternatives.iter_mut() {
             a.lost_because = Some(lost_because(rec, a));
         }
-        if let Some(risk) = grade::risk_text(&rec.latency_check) {
-            let keeps: Vec<&TierOption> = alternatives
+        if let Some(risk) = grade::latency_risk(&rec.latency_check) {
+            let keeps = alternatives
                 .iter()
-                .filter(|a| !a.latency_check.is_empty() && !a.latency_check.iter().any(|g| g.worse))
-                .collect();
-            let mut s = format!(
-                "Latency: `{}` may be slower than today's storage: {risk}",
-                rec.tier_id
-            );
-            match keeps.first() {
-                Some(k) => s.push_str(&format!(
-                    "; `{}` (up to {} ms, {}) keeps today's grades",
-                    k.tier_id,
-                    fmt_trim(k.latency_ms.unwrap_or(0.0)),
-                    k.monthly_cost_usd
-                        .map(usd)
-                        .unwrap_or_else(|| "no list price".to_string())
-                )),
-                None => s.push_str("; no feasible tier of this platform keeps today's grades"),
-            }
-            s.push('.');
-            explanation.push(s);
+                .find(|a| !a.latency_check.is_empty() && !a.latency_check.iter().any(|g| g.worse))
+                .map(|k| LatencyKeeper {
+                    tier_id: k.tier_id.clone(),
+                    latency_ms: k.latency_ms.unwrap_or(0.0),
+                    monthly_cost_usd: k.monthly_cost_usd,
+                });
+            explanation.push(Explanation::LatencyRisk {
+                tier_id: rec.tier_id.clone(),
+                risk,
+                keeps,
+            });
         } else if !rec.latency_check.is_empty() {
-            explanation.push(format!(
-                "Latency: even at the up to {} ms its published class allows, it keeps every measured grade of the IO report card.",
-                fmt_trim(rec.latency_ms.unwrap_or(0.0))
-            ));
+            explanation.push(Explanation::LatencyKept {
+                latency_ms: rec.latency_ms.unwrap_or(0.0),
+            });
         }
     }
     for a in infeasible.iter_mut() {
-        a.lost_because = Some(format!(
-            "not feasible: {}",
-            a.infeasible_reason.as_deref().unwrap_or("limits exceeded")
-        ));
+        a.lost_because = Some(LostBecause::Infeasible(a.infeasible_reason.clone()));
     }
     explanation.extend(flash);
     // A host type too small for every tier: name the catalogued ones that are large enough.
     if let (Some(inst), None) = (instance, &recommended) {
-        let fits: Vec<String> = rules
+        let fits: Vec<(String, f64, f64)> = rules
             .catalog
             .instances
             .iter()
@@ -361,30 +349,21 @@ fn size_platform(
                     && i.max_iops + 1e-9 >= w.sized_iops
                     && i.max_mb_s + 1e-9 >= w.sized_mb_s
             })
-            .map(|i| {
-                format!(
-                    "{} ({} IOPS, {} MB/s)",
-                    i.id,
-                    fmt_num(i.max_iops, 0),
-                    fmt_num(i.max_mb_s, 2)
-                )
-            })
+            .map(|i| (i.id.clone(), i.max_iops, i.max_mb_s))
             .collect();
         explanation.push(if fits.is_empty() {
-            format!(
-                "No catalogued {} host type drives {} IOPS and {} MB/s; add yours as an [[instance]] in a --rules copy.",
-                p.id,
-                fmt_num(w.sized_iops, 0),
-                fmt_num(w.sized_mb_s, 2)
-            )
+            Explanation::NoHostTypeFits {
+                platform: p.id.clone(),
+                sized_iops: w.sized_iops,
+                sized_mb_s: w.sized_mb_s,
+            }
         } else {
-            format!(
-                "{} cannot drive {} IOPS and {} MB/s; catalogued host types that can: {}.",
-                inst.id,
-                fmt_num(w.sized_iops, 0),
-                fmt_num(w.sized_mb_s, 2),
-                fits.join(", ")
-            )
+            Explanation::HostTypeTooSmall {
+                instance: inst.id.clone(),
+                sized_iops: w.sized_iops,
+                sized_mb_s: w.sized_mb_s,
+                fits,
+            }
         });
     }
     alternatives.extend(infeasible);
@@ -399,89 +378,76 @@ fn size_platform(
 }
 
 /// Why feasible option `a` lost to `rec`.
-fn lost_because(rec: &TierOption, a: &TierOption) -> String {
+fn lost_because(rec: &TierOption, a: &TierOption) -> LostBecause {
     let mut parts = Vec::new();
     if a.monthly_cost_usd.is_none() && rec.monthly_cost_usd.is_some() {
-        parts.push(format!(
-            "no list price in the catalogue, so it cannot be costed against priced tiers{}",
-            if a.rule_score > rec.rule_score {
-                format!(
-                    " (its rule score {:+} is higher: {})",
-                    a.rule_score,
-                    a.preferred_by.join(", ")
-                )
-            } else {
-                String::new()
-            }
-        ));
-        if let Some(r) = grade::risk_text(&a.latency_check) {
-            parts.push(r);
+        parts.push(Lost::UnpricedAgainstPriced {
+            higher_score: (a.rule_score > rec.rule_score)
+                .then(|| (a.rule_score, a.preferred_by.clone())),
+        });
+        if let Some(r) = grade::latency_risk(&a.latency_check) {
+            parts.push(Lost::Latency(r));
         }
-        return parts.join("; ");
+        return LostBecause::Ranked(parts);
     }
     if a.rule_score < rec.rule_score {
-        let mut why = format!("rule score {:+} < {:+}", a.rule_score, rec.rule_score);
-        if !rec.preferred_by.is_empty() {
-            why.push_str(&format!(
-                " (`{}` preferred by {})",
-                rec.tier_id,
-                rec.preferred_by.join(", ")
-            ));
-        }
-        if !a.avoided_by.is_empty() {
-            why.push_str(&format!(" (avoided by {})", a.avoided_by.join(", ")));
-        }
-        parts.push(why);
+        parts.push(Lost::RuleScore {
+            score: a.rule_score,
+            winner_score: rec.rule_score,
+            winner_preferred: (!rec.preferred_by.is_empty())
+                .then(|| (rec.tier_id.clone(), rec.preferred_by.clone())),
+            avoided_by: a.avoided_by.clone(),
+        });
     }
     match (a.monthly_cost_usd, rec.monthly_cost_usd) {
-        (Some(x), Some(y)) if x > y + 0.005 => parts.push(format!(
-            "costs {} more ({} vs {})",
-            usd(x - y),
-            usd(x),
-            usd(y)
-        )),
-        (Some(x), Some(y)) if x + 0.005 < y => parts.push(format!(
-            "{} cheaper ({} vs {}), but ranked lower by rule",
-            usd(y - x),
-            usd(x),
-            usd(y)
-        )),
+        (Some(x), Some(y)) if x > y + 0.005 => parts.push(Lost::CostsMore {
+            usd: x,
+            winner_usd: y,
+        }),
+        (Some(x), Some(y)) if x + 0.005 < y => parts.push(Lost::CheaperButRanked {
+            usd: x,
+            winner_usd: y,
+        }),
         (Some(_), Some(_)) => {
             if a.count > rec.count {
-                parts.push(format!(
-                    "same cost, more units ({} vs {})",
-                    a.count, rec.count
-                ));
+                parts.push(Lost::SameCostMoreUnits {
+                    count: a.count,
+                    winner_count: rec.count,
+                });
             } else {
-                parts.push("same cost; catalogue order".to_string());
+                parts.push(Lost::SameCostCatalogueOrder);
             }
         }
-        (None, Some(_)) => parts.push(
-            "no list price in the catalogue, so it ranks after every priced tier".to_string(),
-        ),
+        (None, Some(_)) => parts.push(Lost::UnpricedRanksAfter),
         (_, None) => {
             if a.count > rec.count {
-                parts.push(format!("needs more units ({} vs {})", a.count, rec.count));
+                parts.push(Lost::MoreUnits {
+                    count: a.count,
+                    winner_count: rec.count,
+                });
             } else if a.rule_score >= rec.rule_score && a.total_gib > rec.total_gib + 0.5 {
-                parts.push(format!(
-                    "no list prices: same unit count, more raw capacity ({} vs {} GiB)",
-                    fmt_num(a.total_gib, 0),
-                    fmt_num(rec.total_gib, 0)
-                ));
+                parts.push(Lost::MoreRawCapacity {
+                    gib: a.total_gib,
+                    winner_gib: rec.total_gib,
+                });
             } else if a.rule_score >= rec.rule_score {
-                parts.push("no list price to compare; catalogue order".to_string());
+                parts.push(Lost::UnpricedCatalogueOrder);
             }
         }
     }
-    if let Some(r) = grade::risk_text(&a.latency_check) {
-        parts.push(r);
+    if let Some(r) = grade::latency_risk(&a.latency_check) {
+        parts.push(Lost::Latency(r));
     }
-    parts.join("; ")
+    LostBecause::Ranked(parts)
 }
 
-/// The flash-versus-15K sentence of an on-premises platform: drive counts of the best flash
+/// The flash-versus-15K comparison of an on-premises platform: drive counts of the best flash
 /// and best spinning option for the same load, and the published power consequence.
-fn flash_vs_hdd(cmp: &FlashVsHdd, rules: &RuleSet, feasible: &[TierOption]) -> Option<String> {
+fn flash_vs_hdd(
+    cmp: &schema::FlashVsHdd,
+    rules: &RuleSet,
+    feasible: &[TierOption],
+) -> Option<Explanation> {
     let in_group = |o: &TierOption, g: &str| {
         rules
             .tiers()
@@ -495,30 +461,17 @@ fn flash_vs_hdd(cmp: &FlashVsHdd, rules: &RuleSet, feasible: &[TierOption]) -> O
             .min_by_key(|o| o.count)
     };
     let (f, h) = (fewest(&cmp.flash_group)?, fewest(&cmp.hdd_group)?);
-    let ratio = f64::from(h.count) / f64::from(f.count.max(1));
-    let claim = format!(
-        "the published claim is one flash drive ≈ the IOPS of {} 15K drives at {} % less power per IO ({})",
-        fmt_trim(cmp.flash_iops_in_hdd_drives),
-        fmt_trim(cmp.power_saving_per_io_pct),
-        cmp.source
-    );
-    let hdd_for_iops = h.drives_for_iops.unwrap_or(h.count);
-    let flash_for_iops = f.drives_for_iops.unwrap_or(f.count);
-    if h.count <= f.count {
-        return Some(format!(
-            "Flash vs 15K for the same load: `{}` needs {} drives and `{}` {} drives ({} and {} for the IOPS alone): the load is too small for the drive count to differ (RAID minimums or capacity set both); {claim}.",
-            f.tier_id, f.count, h.tier_id, h.count, flash_for_iops, hdd_for_iops
-        ));
-    }
-    Some(format!(
-        "Flash vs 15K for the same load: `{}` needs {} drives, `{}` {} drives: {} more drive slots ({}× the drives) for 15K; {claim}.",
-        f.tier_id,
-        f.count,
-        h.tier_id,
-        h.count,
-        h.count - f.count,
-        fmt_num(ratio, 1)
-    ))
+    Some(Explanation::FlashVsHdd(findings::FlashVsHdd {
+        flash_tier: f.tier_id.clone(),
+        flash_drives: f.count,
+        flash_for_iops: f.drives_for_iops.unwrap_or(f.count),
+        hdd_tier: h.tier_id.clone(),
+        hdd_drives: h.count,
+        hdd_for_iops: h.drives_for_iops.unwrap_or(h.count),
+        flash_iops_in_hdd_drives: cmp.flash_iops_in_hdd_drives,
+        power_saving_per_io_pct: cmp.power_saving_per_io_pct,
+        source: cmp.source.clone(),
+    }))
 }
 
 /// Apply fired prefer/avoid rules to one option.
@@ -529,15 +482,12 @@ fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
         }
         if let Some(max) = f.max_units {
             if !o.feasible || o.count > max {
-                o.notes.push(format!(
-                    "rule {} not applied: needs {} {}s > max_units {max}",
-                    f.id,
-                    o.count,
-                    match o.unit {
-                        Unit::Drive => "drive",
-                        Unit::Volume => "volume",
-                    }
-                ));
+                o.notes.push(OptionNote::RuleNotApplied(RuleNotApplied {
+                    rule: f.id.clone(),
+                    count: o.count,
+                    unit: o.unit,
+                    max_units: max,
+                }));
                 continue;
             }
         }
@@ -555,79 +505,58 @@ fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
     }
 }
 
-fn units(o: &TierOption) -> String {
-    let u = match o.unit {
-        Unit::Drive => "drive",
-        Unit::Volume => "volume",
-    };
-    format!("{} {u}{}", o.count, if o.count == 1 { "" } else { "s" })
-}
-
 /// Sentences on why `rec` won.
 fn explain(
     rec: Option<&TierOption>,
     feasible: &[TierOption],
     infeasible: &[TierOption],
     fired: &[FiredRule],
-) -> Vec<String> {
+) -> Vec<Explanation> {
     let mut out = Vec::new();
     let Some(rec) = rec else {
         // One clause per distinct reason, with the tiers it stops.
-        let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut reasons: Vec<(Vec<String>, Option<String>)> = Vec::new();
         for o in infeasible {
-            let r = o.infeasible_reason.as_deref().unwrap_or("?");
-            match by_reason.iter_mut().find(|(x, _)| *x == r) {
-                Some((_, ids)) => ids.push(&o.tier_id),
-                None => by_reason.push((r, vec![&o.tier_id])),
+            match reasons.iter_mut().find(|(_, r)| *r == o.infeasible_reason) {
+                Some((ids, _)) => ids.push(o.tier_id.clone()),
+                None => reasons.push((vec![o.tier_id.clone()], o.infeasible_reason.clone())),
             }
         }
-        let mut s = String::from("no tier is feasible");
-        for (r, ids) in by_reason {
-            let _ = write!(s, "; {}: {r}", ids.join(", "));
-        }
-        out.push(s);
+        out.push(Explanation::NoTierFeasible { reasons });
         return out;
     };
-    let cost = rec
-        .monthly_cost_usd
-        .map(usd)
-        .unwrap_or_else(|| "no list price".to_string());
-    out.push(format!(
-        "{} ({}) recommended: {}, {} GiB, {}.",
-        rec.tier_id,
-        rec.name,
-        units(rec),
-        fmt_num(rec.total_gib, 0),
-        cost
-    ));
+    out.push(Explanation::Recommended {
+        tier_id: rec.tier_id.clone(),
+        name: rec.name.clone(),
+        count: rec.count,
+        unit: rec.unit,
+        total_gib: rec.total_gib,
+        monthly_cost_usd: rec.monthly_cost_usd,
+    });
     if rec.rule_score > 0 {
-        let msgs: Vec<String> = rec.preferred_by.to_vec();
-        out.push(format!(
-            "Preferred by rule {} (score {:+}); rule preferences are applied before cost and unit count.",
-            msgs.join(", "),
-            rec.rule_score
-        ));
+        out.push(Explanation::PreferredByRules {
+            rules: rec.preferred_by.clone(),
+            score: rec.rule_score,
+        });
     } else if feasible.iter().all(|o| o.rule_score == rec.rule_score) {
         // A rule that fired but could not apply (max_units) must not read as "no rule".
-        let skipped: Vec<String> = feasible
+        let skipped: Vec<(RuleNotApplied, String)> = feasible
             .iter()
             .flat_map(|o| o.notes.iter().map(move |n| (o, n)))
-            .filter(|(_, n)| n.starts_with("rule ") && n.contains(" not applied: "))
-            .map(|(o, n)| format!("{} ({})", n, o.tier_id))
+            .filter_map(|(o, n)| match n {
+                OptionNote::RuleNotApplied(r) => Some((r.clone(), o.tier_id.clone())),
+                OptionNote::Text(_) => None,
+            })
             .collect();
         if skipped.is_empty() {
-            out.push("No rule prefers one feasible tier over another.".to_string());
+            out.push(Explanation::NoRulePreference);
         } else {
-            out.push(format!(
-                "No rule preference applies: {}.",
-                skipped.join("; ")
-            ));
+            out.push(Explanation::RulePreferenceNotApplied { skipped });
         }
     } else {
-        out.push(format!(
-            "It has the highest rule score among feasible tiers ({:+}).",
-            rec.rule_score
-        ));
+        out.push(Explanation::HighestRuleScore {
+            score: rec.rule_score,
+        });
     }
     let cheapest = feasible
         .iter()
@@ -635,53 +564,48 @@ fn explain(
         .min_by(|a, b| cost_key(a).total_cmp(&cost_key(b)));
     match (rec.monthly_cost_usd, cheapest) {
         (Some(c), Some(ch)) if ch.tier_id == rec.tier_id || cost_key(ch) >= c => {
-            out.push("It is the cheapest feasible tier.".to_string());
+            out.push(Explanation::Cheapest);
         }
-        (Some(c), Some(ch)) => out.push(format!(
-            "The cheapest feasible tier is {} at {}; the recommendation costs {} more.",
-            ch.tier_id,
-            usd(cost_key(ch)),
-            usd(c - cost_key(ch))
-        )),
-        (None, Some(ch)) => out.push(format!(
-            "It has no list price in the catalogue ({}); the cheapest priced feasible tier is {} at {}.",
-            rec.cost_note.as_deref().unwrap_or("no price"),
-            ch.tier_id,
-            usd(cost_key(ch))
-        )),
+        (Some(c), Some(ch)) => out.push(Explanation::CheaperExists {
+            tier_id: ch.tier_id.clone(),
+            cheapest_usd: cost_key(ch),
+            more_usd: c - cost_key(ch),
+        }),
+        (None, Some(ch)) => out.push(Explanation::UnpricedWinner {
+            cost_note: rec.cost_note.clone(),
+            tier_id: ch.tier_id.clone(),
+            cheapest_usd: cost_key(ch),
+        }),
         (None, None) => {
-            let same: Vec<&TierOption> = feasible
+            let same = feasible
                 .iter()
                 .filter(|o| o.rule_score == rec.rule_score)
-                .collect();
-            if same.len() > 1 {
-                out.push(format!(
-                    "No public list prices, so among equally scored tiers the one with the fewest units wins ({}), then the least raw capacity ({} GiB).",
-                    units(rec),
-                    fmt_num(rec.total_gib, 0)
-                ));
+                .count();
+            if same > 1 {
+                out.push(Explanation::FewestUnitsWins {
+                    count: rec.count,
+                    unit: rec.unit,
+                    total_gib: rec.total_gib,
+                });
             } else {
-                out.push("No public list price for this tier.".to_string());
+                out.push(Explanation::NoListPrice);
             }
         }
         (Some(_), None) => {}
     }
     // Preferred tiers that lost because they are infeasible.
     for o in infeasible {
-        let pref: Vec<&FiredRule> = fired
+        let pref: Vec<String> = fired
             .iter()
             .filter(|f| f.effect == Effect::Prefer && o.preferred_by.contains(&f.id))
+            .map(|f| f.id.clone())
             .collect();
         if !pref.is_empty() {
-            out.push(format!(
-                "{} is preferred by {} but infeasible: {}.",
-                o.tier_id,
-                pref.iter()
-                    .map(|f| f.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                o.infeasible_reason.as_deref().unwrap_or("?")
-            ));
+            out.push(Explanation::PreferredButInfeasible {
+                tier_id: o.tier_id.clone(),
+                rules: pref,
+                reason: o.infeasible_reason.clone(),
+            });
         }
     }
     out

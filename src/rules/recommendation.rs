@@ -3,6 +3,9 @@
 
 use serde::Serialize;
 
+use super::findings::{
+    CostNote, Explanation, FalseCondition, LostBecause, RuleMessage, RuleNotApplied,
+};
 use super::grade;
 use super::schema::Effect;
 
@@ -146,7 +149,7 @@ pub struct TierOption {
     /// whether that is worse than today's measured grade.
     pub latency_check: Vec<grade::TierGrade>,
     /// For an option that did not win: why (infeasible, a rule, cost, latency).
-    pub lost_because: Option<String>,
+    pub lost_because: Option<LostBecause>,
     /// Drives needed for IOPS alone (arrays).
     pub drives_for_iops: Option<u32>,
     /// Drives needed for capacity alone (arrays; `None` when capacity unknown).
@@ -158,11 +161,11 @@ pub struct TierOption {
     /// Components of `monthly_cost_usd`.
     pub cost_breakdown: Option<CostBreakdown>,
     /// Why `monthly_cost_usd` is `None`.
-    pub cost_note: Option<String>,
+    pub cost_note: Option<CostNote>,
     /// Limits that set the configuration (IOPS, capacity, ratios, striping).
     pub binding_limits: Vec<String>,
     /// Caveats and assumptions.
-    pub notes: Vec<String>,
+    pub notes: Vec<OptionNote>,
     /// Σ prefer weights − Σ avoid weights of the fired rules that target it.
     pub rule_score: i64,
     /// Ids of fired rules that prefer it.
@@ -171,6 +174,13 @@ pub struct TierOption {
     pub avoided_by: Vec<String>,
     /// `source` strings of the tier and its sub-tables.
     pub sources: Vec<String>,
+}
+
+impl TierOption {
+    /// Adds a caveat still carried as text.
+    pub(crate) fn note(&mut self, text: impl Into<String>) {
+        self.notes.push(OptionNote::Text(text.into()));
+    }
 }
 
 /// Result for one platform.
@@ -192,7 +202,7 @@ pub struct PlatformRecommendation {
     #[serde(serialize_with = "options_ser")]
     pub alternatives: Vec<TierOption>,
     /// Why the recommended option won.
-    pub explanation: Vec<String>,
+    pub explanation: Vec<Explanation>,
 }
 
 /// A rule whose conditions all held.
@@ -209,7 +219,7 @@ pub struct FiredRule {
     /// Applies only to options with at most this many units.
     pub max_units: Option<u32>,
     /// Message with the actual numbers.
-    pub message: String,
+    pub message: RuleMessage,
     /// Source of the rule.
     pub source: String,
 }
@@ -219,17 +229,17 @@ pub struct FiredRule {
 pub struct NotFiredRule {
     /// Rule id.
     pub id: String,
-    /// The first false condition, e.g. `cache_hit_pct = 99.50 is not < 95`.
-    pub reason: String,
+    /// The first false condition (worded `cache_hit_pct = 99.50 is not < 95`).
+    pub reason: FalseCondition,
 }
 
-/// A rule that could not be evaluated because a metric it needs is unknown.
-#[derive(Debug, Clone, Serialize)]
+/// A rule that could not be evaluated because a metric it needs is unknown. Serialized (by the
+/// report layer) as `{id, reason, unknown_metrics}`, `reason` worded from the metrics
+/// (`cache_hit_pct unknown`).
+#[derive(Debug, Clone)]
 pub struct NotEvaluatedRule {
     /// Rule id.
     pub id: String,
-    /// E.g. `cache_hit_pct unknown`.
-    pub reason: String,
     /// The unknown metrics (TOML spelling).
     pub unknown_metrics: Vec<String>,
 }
@@ -271,9 +281,18 @@ pub struct Recommendation {
     pub not_evaluated: Vec<NotEvaluatedRule>,
     /// Caveats about the demand and options.
     pub notes: Vec<String>,
-    /// Short sentences on the sizing and on why each recommended tier won.
-    pub explanation: Vec<String>,
+    /// The sizing, then each platform's explanation ([`Explanation::ForPlatform`]).
+    pub explanation: Vec<Explanation>,
     /// IO report card of the measured latencies (`None` when the rules have no
     /// `[report_card]`).
     pub report_card: Option<grade::ReportCard>,
+}
+
+/// A caveat or assumption of one option.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionNote {
+    /// A note still carried as text (catalogue notes of the tier, sizing caveats).
+    Text(String),
+    /// A fired prefer/avoid rule that could not apply to the option.
+    RuleNotApplied(RuleNotApplied),
 }

@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use comfy_table::{Cell, Table};
 
 use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table};
+use crate::report::wording::not_evaluated_reason;
+use crate::rules::findings::Explanation;
 use crate::rules::{Recommendation, TierOption, Unit};
 
 pub(crate) fn option_summary(o: &TierOption, capacity_given: bool) -> String {
@@ -80,7 +82,10 @@ pub(crate) fn options_table(opts: &[&TierOption]) -> Table {
         let why_not = if i == 0 && o.lost_because.is_none() && o.feasible {
             "recommended".to_string()
         } else {
-            o.lost_because.clone().unwrap_or_default()
+            o.lost_because
+                .as_ref()
+                .map(|l| l.to_string())
+                .unwrap_or_default()
         };
         let iops = o.provisioned_iops.unwrap_or(o.iops_capability);
         // An infeasible option has no configuration: show dashes, never zeros.
@@ -111,7 +116,11 @@ pub(crate) fn options_table(opts: &[&TierOption]) -> Table {
                     format!("{} ({})", fmt_num(c, 2), parts.join(" + "))
                 }
                 (_, Some(c)) => fmt_num(c, 2),
-                (_, None) => o.cost_note.clone().unwrap_or_else(|| "not computed".into()),
+                (_, None) => o
+                    .cost_note
+                    .as_ref()
+                    .map(|c| c.to_string())
+                    .unwrap_or_else(|| "not computed".into()),
             }),
             Cell::new(cell_text(&status)),
             Cell::new(cell_text(&why_not)),
@@ -157,10 +166,11 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
         }
         // Assumptions and caveats of the options (drive sizes, IO-unit splitting, limits used),
         // each note once with the tiers it applies to.
-        let mut notes: Vec<(&str, Vec<&str>)> = Vec::new();
+        let mut notes: Vec<(String, Vec<&str>)> = Vec::new();
         for o in &all {
             for n in &o.notes {
-                match notes.iter_mut().find(|(t, _)| t == n) {
+                let n = n.to_string();
+                match notes.iter_mut().find(|(t, _)| *t == n) {
                     Some((_, tiers)) => tiers.push(&o.tier_id),
                     None => notes.push((n, vec![&o.tier_id])),
                 }
@@ -222,14 +232,19 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
             t.add_row(vec![
                 Cell::new(format!("`{}`", f.id)),
                 Cell::new(cell_text(&targets)),
-                Cell::new(cell_text(&f.message)),
+                Cell::new(cell_text(&f.message.to_string())),
                 Cell::new(cell_text(&f.source)),
             ]);
         }
         writeln!(out, "{t}\n")?;
     }
     for n in &r.not_evaluated {
-        writeln!(out, "- Not evaluated `{}`: {}", n.id, n.reason)?;
+        writeln!(
+            out,
+            "- Not evaluated `{}`: {}",
+            n.id,
+            not_evaluated_reason(&n.unknown_metrics)
+        )?;
     }
     for n in &r.not_fired {
         writeln!(out, "- Did not fire `{}`: {}", n.id, n.reason)?;
@@ -238,15 +253,12 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
         writeln!(out)?;
     }
     // Platform-specific explanation lines ("aws: …") are already printed under each platform.
-    let general: Vec<&String> = r
+    let general: Vec<String> = r
         .explanation
         .iter()
-        .filter(|e| {
-            !r.platforms
-                .iter()
-                .any(|p| e.starts_with(&format!("{}: ", p.platform)))
-        })
-        .chain(r.notes.iter())
+        .filter(|e| !matches!(e, Explanation::ForPlatform { .. }))
+        .map(|e| e.to_string())
+        .chain(r.notes.iter().cloned())
         .collect();
     for n in &general {
         writeln!(out, "- {n}")?;

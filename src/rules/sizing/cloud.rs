@@ -44,7 +44,7 @@ pub(crate) fn size_cloud(
                     parts_rw.1 = parts;
                 }
                 extra += (parts - 1.0) * rate;
-                o.notes.push(format!(
+                o.note(format!(
                     "average {what} {} KiB > {} KiB IO unit: each {what} counts as {} requests (from the average size: a mix of small and large requests counts differently, by about ±20 %)",
                     fmt_num(a, 1),
                     fmt_trim(unit),
@@ -77,13 +77,13 @@ pub(crate) fn size_cloud(
             .iter()
             .any(|a| a.is_some_and(|k| k > 256.0))
     {
-        o.notes.push(
+        o.note(
             "large requests are counted one each: the catalogue's sources give no IO unit for this tier"
                 .to_string(),
         );
     }
     if w.capacity_gib.is_none() {
-        o.notes.push(
+        o.note(
             "capacity not given: volume size is the minimum that reaches the IOPS and throughput - add your data size"
                 .to_string(),
         );
@@ -307,9 +307,11 @@ pub(crate) fn size_cloud(
         }
         None => {
             o.cost_note = Some(match (&v.row, &spec.price.no_list_price) {
-                (Some(r), _) => format!("no list price for size {} in the catalogue", r.name),
-                (None, Some(why)) => why.clone(),
-                (None, None) => "no list price in the catalogue".to_string(),
+                (Some(r), _) => CostNote::RowUnpriced {
+                    row: r.name.clone(),
+                },
+                (None, Some(why)) => CostNote::Catalogue(why.clone()),
+                (None, None) => CostNote::NotInCatalogue,
             });
         }
     }
@@ -349,7 +351,7 @@ pub(crate) fn size_cloud(
         }
     }
     if spec.volume.per_vm_pool {
-        o.notes.push(
+        o.note(
             "performance is per VM (baseline + per-GiB rate of all volumes of this type, up to the VM's cap): one volume of the total size is shown; splitting it changes nothing"
                 .to_string(),
         );
@@ -368,14 +370,14 @@ pub(crate) fn size_cloud(
                     o.throughput_mib_s_per_unit = Some(cap_mib);
                 }
             }
-            None => o.notes.push(
+            None => o.note(
                 "its IOPS and MiB/s maximums are the best case per VM (the largest machine types); smaller VMs cap lower: give --instance"
                     .to_string(),
             ),
         }
     }
     o.binding_limits.extend(v.binding);
-    o.notes.extend(v.notes);
+    o.notes.extend(v.notes.into_iter().map(OptionNote::Text));
     if w.capacity_gib.is_some() && o.binding_limits.is_empty() {
         o.binding_limits
             .push("capacity: volume size set by the data size".to_string());

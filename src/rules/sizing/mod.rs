@@ -10,12 +10,13 @@ mod volume;
 
 pub(crate) use cloud::size_cloud;
 
+use crate::rules::findings::CostNote;
 use crate::rules::num::{fmt_num, fmt_trim};
 use crate::rules::schema::{
     CloudPolicy, CloudVolumeSpec, DriveSpec, Instance, IopsModel, OnpremPolicy, Platform, RaidSpec,
     SizeRow, SizeTable, ThroughputModel, Tier, VolumeCountPolicy,
 };
-use crate::rules::{CostBreakdown, Demand, TierOption, Unit};
+use crate::rules::{CostBreakdown, Demand, OptionNote, TierOption, Unit};
 
 /// Bytes per GB (10^9) and per GiB (2^30).
 pub(super) const GB: f64 = 1e9;
@@ -197,7 +198,7 @@ pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         cost_breakdown: None,
         cost_note: None,
         binding_limits: Vec::new(),
-        notes: tier.notes.clone(),
+        notes: tier.notes.iter().cloned().map(OptionNote::Text).collect(),
         rule_score: 0,
         preferred_by: Vec::new(),
         avoided_by: Vec::new(),
@@ -248,7 +249,7 @@ pub(crate) fn size_drive_array(
     } else {
         n * drive.iops
     };
-    o.cost_note = Some("no public list price for on-premises arrays".to_string());
+    o.cost_note = Some(CostNote::OnpremArray);
 
     let read_part = if hit > 0.0 {
         format!(
@@ -306,17 +307,15 @@ pub(crate) fn size_drive_array(
         ));
     }
     if drive.size_is_assumption {
-        o.notes.push(format!(
+        o.note(format!(
             "drive size {} GB is an assumption (set [tier.drive].size_gb in a --rules copy)",
             fmt_trim(drive.size_gb)
         ));
     }
     if w.capacity_gib.is_none() {
-        o.notes
-            .push("capacity not given: drives counted for IOPS only".to_string());
+        o.note("capacity not given: drives counted for IOPS only".to_string());
     }
-    o.notes
-        .push("throughput (MB/s) per drive is not modelled (no sourced figure)".to_string());
+    o.note("throughput (MB/s) per drive is not modelled (no sourced figure)".to_string());
     if n > f64::from(policy.max_drives) {
         o.infeasible_reason = Some(format!(
             "needs {} drives > max_drives {} ([onprem] in sizing.toml)",
