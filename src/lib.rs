@@ -14,6 +14,7 @@
 
 pub mod analyze;
 pub mod export;
+pub mod fleet;
 pub mod hosts;
 pub mod metrics;
 pub mod model;

@@ -29,7 +29,7 @@ pub enum RulesError {
     },
     /// The file is not valid TOML or does not match the schema (unknown key,
     /// wrong type, missing field).
-    #[error("{file}:{line}:{column}: {}{message}", key_prefix(.key))]
+    #[error("{file}:{line}:{column}: {}{message}", KeyPrefix(.key))]
     Toml {
         /// File name (or `<built-in>/rules/...`).
         file: String,
@@ -55,10 +55,16 @@ pub enum RulesError {
     },
 }
 
-fn key_prefix(key: &Option<String>) -> String {
-    key.as_ref()
-        .map(|k| format!("at `{k}`: "))
-        .unwrap_or_default()
+/// `at `key`: ` before a TOML error message, when the key is known (error text, not a finding).
+struct KeyPrefix<'a>(&'a Option<String>);
+
+impl std::fmt::Display for KeyPrefix<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(k) => write!(f, "at `{k}`: "),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Parsed and validated `tiers.toml` + `sizing.toml`.

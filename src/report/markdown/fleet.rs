@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
-use crate::analyze::{Run, SizeOn};
-use crate::report::fmt::{cell_text, fmt_num, metric_text, opt_num, right, table, when};
-use crate::rules::Recommendation;
+use crate::analyze::SizeOn;
+use crate::fleet::{DatabaseFleet, HostFleet, PlatformChoice};
+use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when};
 
 /// Short meanings of warning ids, for the fleet table's legend.
 pub(crate) fn warning_legend(id: &str) -> &'static str {
@@ -27,107 +27,79 @@ pub(crate) fn warning_legend(id: &str) -> &'static str {
     }
 }
 
-/// A summary table's cell for one platform: `count × tier` (or why none) and its monthly cost.
-pub(crate) fn platform_choice(
-    rec: Option<&Recommendation>,
-    platform: &str,
-) -> (String, Option<f64>) {
-    let Some(r) = rec else {
-        return ("–".into(), None);
-    };
-    match r.platforms.iter().find(|x| x.platform == platform) {
-        Some(pr) => match &pr.recommended {
-            Some(o) => (format!("{} × {}", o.count, o.tier_id), o.monthly_cost_usd),
-            None => ("none feasible".into(), None),
+/// Header of a platform's column in a summary table.
+fn platform_header(id: &str) -> String {
+    match id {
+        "onprem" => "On-premises".to_string(),
+        "aws" => "AWS (USD/month)".to_string(),
+        "azure" => "Azure (USD/month)".to_string(),
+        "gcp" => "Google Cloud (USD/month)".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A summary table's cell for one platform: `count × tier` (with the cost when priced) or why
+/// none.
+fn choice_cell(c: &PlatformChoice) -> String {
+    match c {
+        PlatformChoice::NotSized => "–".into(),
+        PlatformChoice::NoneFeasible => "none feasible".into(),
+        PlatformChoice::Tier {
+            tier_id,
+            count,
+            monthly_cost_usd,
+        } => match monthly_cost_usd {
+            Some(c) => format!("{count} × {tier_id}: {}", fmt_num(*c, 2)),
+            None => format!("{count} × {tier_id}"),
         },
-        None => ("–".into(), None),
     }
 }
 
-/// Platforms of a summary table, in the order the recommendations list them: (id, header).
-pub(crate) fn summary_platforms<'a>(
-    recs: impl Iterator<Item = Option<&'a Recommendation>>,
-) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = Vec::new();
-    for r in recs.flatten() {
-        for p in &r.platforms {
-            if !out.iter().any(|(id, _)| id == &p.platform) {
-                let header = match p.platform.as_str() {
-                    "onprem" => "On-premises".to_string(),
-                    "aws" => "AWS (USD/month)".to_string(),
-                    "azure" => "Azure (USD/month)".to_string(),
-                    "gcp" => "Google Cloud (USD/month)".to_string(),
-                    other => other.to_string(),
-                };
-                out.push((p.platform.clone(), header));
-            }
-        }
-    }
-    out
-}
-
-/// One summary row's platform cells (`count × tier`, with `$cost` when priced), adding each
-/// cost to `totals`.
-pub(crate) fn platform_cells(
-    rec: Option<&Recommendation>,
-    platforms: &[(String, String)],
-    totals: &mut [f64],
-) -> Vec<String> {
-    platforms
-        .iter()
-        .zip(totals.iter_mut())
-        .map(|((id, _), total)| {
-            let (cell, cost) = platform_choice(rec, id);
-            match cost {
-                Some(c) => {
-                    *total += c;
-                    format!("{cell}: {}", fmt_num(c, 2))
-                }
-                None => cell,
-            }
-        })
-        .collect()
-}
-
-pub(crate) fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
-    let size_on = run.databases.first().map(|d| d.size_on).unwrap_or_default();
-    let stat_name = if size_on == SizeOn::Avg {
+/// Name of the sizing statistic in a summary (`time-weighted average`, `p95`).
+fn stat_name(size_on: SizeOn) -> String {
+    if size_on == SizeOn::Avg {
         "time-weighted average".to_string()
     } else {
         size_on.name().to_string()
-    };
+    }
+}
+
+fn value_text(v: Option<f64>, decimals: u32) -> String {
+    match v {
+        Some(v) => fmt_num(v, decimals as usize),
+        None => "unknown".to_string(),
+    }
+}
+
+pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<()> {
+    let stat_name = stat_name(f.size_on);
     writeln!(out, "# Storage sizing: fleet summary\n")?;
     writeln!(
         out,
         "{} database(s) from {} report(s); each sized on the {stat_name} of its intervals plus headroom.{}{}{}\n",
-        run.databases.len(),
-        run.analyses.len(),
-        match run.failures.len() {
+        f.databases,
+        f.reports,
+        match f.failed {
             0 => String::new(),
             n => format!(" {n} file(s) could not be analysed (see the end)."),
         },
-        match run.skipped.len() {
+        match f.skipped {
             0 => String::new(),
             n => format!(" {n} file(s) that are not reports were skipped."),
         },
-        match run.duplicates.len() {
+        match f.duplicates {
             0 => String::new(),
             n => format!(" {n} duplicate report(s) counted once."),
         },
     )?;
-    let capacity_given = run
-        .databases
-        .iter()
-        .filter_map(|d| d.recommendation.as_ref())
-        .any(|r| r.capacity_given);
-    if !capacity_given {
+    if !f.capacity_given {
         writeln!(
             out,
             "Capacity was not given (`--capacity`; AWR and Statspack reports carry no datafile size): drives and volumes are the minimum for the sized IOPS and MB/s, so each cloud price is that of a performance-only layout (no total is added up); give the data size for real costs.\n"
         )?;
     }
     let header_stat = format!("Required IOPS ({stat_name})");
-    let platforms = summary_platforms(run.databases.iter().map(|d| d.recommendation.as_ref()));
+    let platform_headers: Vec<String> = f.platforms.iter().map(|p| platform_header(p)).collect();
     let mut headers: Vec<&str> = vec![
         "Database",
         "Reports",
@@ -137,80 +109,48 @@ pub(crate) fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         "Sized IOPS (+headroom)",
         "DB buffer cache hit %",
     ];
-    headers.extend(platforms.iter().map(|(_, h)| h.as_str()));
+    headers.extend(platform_headers.iter().map(String::as_str));
     headers.push("Warnings");
     let mut t = table(&headers);
-    let (mut sum_iops, mut sum_mb, mut sum_sized) = (0.0, 0.0, 0.0);
-    let mut sum_cost = vec![0.0; platforms.len()];
-    let mut ids_seen: Vec<String> = Vec::new();
-    for d in &run.databases {
-        let stat = |f: &str| d.statistics.get(f).and_then(|s| s.get(d.size_on));
-        let cells = platform_cells(d.recommendation.as_ref(), &platforms, &mut sum_cost);
-        let iops = stat(&d.sizing_basis);
-        let sized = d.recommendation.as_ref().map(|r| r.sized_iops);
-        sum_iops += iops.unwrap_or(0.0);
-        sum_mb += stat("total_mb_s").unwrap_or(0.0);
-        sum_sized += sized.unwrap_or(0.0);
-        let mut ids: Vec<&str> = Vec::new();
-        for w in &d.warnings {
-            if !ids.contains(&w.id.as_str()) {
-                ids.push(&w.id);
-            }
-            if !ids_seen.contains(&w.id) {
-                ids_seen.push(w.id.clone());
-            }
-        }
+    for r in &f.rows {
         let mut row = vec![
-            d.key.clone(),
-            d.sources.len().to_string(),
-            d.intervals.len().to_string(),
+            r.database.clone(),
+            r.reports.to_string(),
+            r.intervals.to_string(),
             format!(
                 "{}{}",
-                opt_num(
-                    iops,
-                    d.intervals[d.character_interval]
-                        .workload
-                        .required_iops
-                        .decimals as usize
-                ),
-                if d.sizing_basis == "measured_iops" {
-                    " (measured)"
-                } else {
-                    ""
-                }
+                value_text(r.iops, r.iops_decimals),
+                if r.measured { " (measured)" } else { "" }
             ),
-            opt_num(stat("total_mb_s"), 2),
-            opt_num(sized, 0),
-            metric_text(&d.intervals[d.character_interval].workload.cache_hit_pct),
+            opt_num(r.total_mb_s, 2),
+            opt_num(r.sized_iops, 0),
+            value_text(r.cache_hit_pct, r.cache_hit_decimals),
         ];
-        row.extend(cells);
-        row.push(ids.join(", "));
+        row.extend(r.choices.iter().map(choice_cell));
+        row.push(r.warnings.join(", "));
         t.add_row(row);
     }
     let mut total = vec![
         "Total (sum of databases)".to_string(),
-        run.analyses.len().to_string(),
-        run.databases
-            .iter()
-            .map(|d| d.intervals.len())
-            .sum::<usize>()
-            .to_string(),
-        fmt_num(sum_iops, 2),
-        fmt_num(sum_mb, 2),
-        fmt_num(sum_sized, 0),
+        f.totals.reports.to_string(),
+        f.totals.intervals.to_string(),
+        fmt_num(f.totals.iops, 2),
+        fmt_num(f.totals.total_mb_s, 2),
+        fmt_num(f.totals.sized_iops, 0),
         String::new(),
     ];
     // Without a capacity every volume is a minimum-size one: a fleet total of those prices
     // would read as a budget, so none is printed.
-    total.extend(platforms.iter().zip(&sum_cost).map(|((id, _), c)| {
-        if id == "onprem" {
-            String::new()
-        } else if capacity_given {
-            fmt_num(*c, 2)
-        } else {
-            "no total: capacity not given".to_string()
-        }
-    }));
+    total.extend(
+        f.platforms
+            .iter()
+            .zip(&f.totals.monthly_cost_usd)
+            .map(|(id, c)| match c {
+                _ if id == "onprem" => String::new(),
+                Some(c) => fmt_num(*c, 2),
+                None => "no total: capacity not given".to_string(),
+            }),
+    );
     total.push(String::new());
     t.add_row(total);
     right(&mut t, &[1, 2, 3, 4, 5, 6]);
@@ -219,9 +159,9 @@ pub(crate) fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         out,
         "Each database's figures are the {stat_name} of its own intervals; the total adds them as if their peaks coincided (an upper bound for a shared array). Cache hit % is that of the interval whose IOPS is closest to the sizing figure.\n"
     )?;
-    if !ids_seen.is_empty() {
+    if !f.warnings.is_empty() {
         writeln!(out, "Warnings:\n")?;
-        for id in &ids_seen {
+        for id in &f.warnings {
             writeln!(out, "- `{id}`: {}", warning_legend(id))?;
         }
         writeln!(out)?;
@@ -229,16 +169,10 @@ pub(crate) fn write_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     Ok(())
 }
 
-pub(crate) fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()> {
+pub(crate) fn write_host_fleet(out: &mut dyn Write, f: &HostFleet) -> io::Result<()> {
     writeln!(out, "# OS disk logs: hosts summary\n")?;
-    let size_on = run.hosts.first().map(|h| h.size_on).unwrap_or_default();
-    let stat_name = if size_on == SizeOn::Avg {
-        "time-weighted average".to_string()
-    } else {
-        size_on.name().to_string()
-    };
-    let header_stat = format!("Host IOPS ({stat_name})");
-    let platforms = summary_platforms(run.hosts.iter().map(|h| h.recommendation.as_ref()));
+    let header_stat = format!("Host IOPS ({})", stat_name(f.size_on));
+    let platform_headers: Vec<String> = f.platforms.iter().map(|p| platform_header(p)).collect();
     let mut headers: Vec<&str> = vec![
         "Host",
         "Logs",
@@ -248,33 +182,24 @@ pub(crate) fn write_host_fleet(out: &mut dyn Write, run: &Run) -> io::Result<()>
         "MB/s",
         "Sized IOPS (+headroom)",
     ];
-    headers.extend(platforms.iter().map(|(_, h)| h.as_str()));
+    headers.extend(platform_headers.iter().map(String::as_str));
     headers.push("Warnings");
     let mut t = table(&headers);
-    let mut sum_cost = vec![0.0; platforms.len()];
-    for h in &run.hosts {
-        let stat = |f: &str| h.statistics.get(f).and_then(|s| s.get(h.size_on));
-        let cells = platform_cells(h.recommendation.as_ref(), &platforms, &mut sum_cost);
-        let mut ids: Vec<&str> = Vec::new();
-        for w in &h.warnings {
-            if !ids.contains(&w.id.as_str()) {
-                ids.push(&w.id);
-            }
-        }
+    for h in &f.rows {
         let mut row = vec![
             cell_text(&h.host),
-            h.sources.len().to_string(),
+            h.logs.to_string(),
             h.intervals.to_string(),
             match (&h.begin, &h.end) {
                 (Some(_), Some(_)) => format!("{} → {}", when(&h.begin), when(&h.end)),
                 _ => "no time stamps".into(),
             },
-            opt_num(stat("total_iops"), 2),
-            opt_num(stat("total_mb_s"), 2),
-            opt_num(h.recommendation.as_ref().map(|r| r.sized_iops), 0),
+            opt_num(h.total_iops, 2),
+            opt_num(h.total_mb_s, 2),
+            opt_num(h.sized_iops, 0),
         ];
-        row.extend(cells);
-        row.push(ids.join(", "));
+        row.extend(h.choices.iter().map(choice_cell));
+        row.push(h.warnings.join(", "));
         t.add_row(row);
     }
     right(&mut t, &[1, 2, 4, 5, 6]);

@@ -28,7 +28,9 @@ use virtual_cluster::write_virtual;
 /// Only I/O errors of `out`.
 pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     if run.databases.len() > 1 {
-        write_fleet(out, run)?;
+        if let Some(f) = crate::fleet::databases(run) {
+            write_fleet(out, &f)?;
+        }
     }
     for (i, d) in run.databases.iter().enumerate() {
         if i > 0 || run.databases.len() > 1 {
@@ -40,7 +42,9 @@ pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         if !run.databases.is_empty() {
             writeln!(out, "---\n")?;
         }
-        write_host_fleet(out, run)?;
+        if let Some(f) = crate::fleet::hosts(run) {
+            write_host_fleet(out, &f)?;
+        }
     }
     for (i, h) in run.hosts.iter().enumerate() {
         if i > 0 || !run.databases.is_empty() || run.hosts.len() > 1 {
