@@ -12,6 +12,26 @@ use serde::Serialize;
 use crate::analyze::{Run, SizeOn};
 use crate::rules::Recommendation;
 
+/// Serializes a computed figure to 2 decimals (as `Recommendation` does: no float noise).
+fn round2<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((v * 100.0).round() / 100.0)
+}
+
+fn round2_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => round2(v, s),
+        None => s.serialize_none(),
+    }
+}
+
+fn round2_vec<S: serde::Serializer>(v: &[Option<f64>], s: S) -> Result<S::Ok, S::Error> {
+    let r: Vec<Option<f64>> = v
+        .iter()
+        .map(|x| x.map(|x| (x * 100.0).round() / 100.0))
+        .collect();
+    r.serialize(s)
+}
+
 /// One platform's choice for one database or host.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -48,7 +68,8 @@ pub struct DatabaseRow {
     pub measured: bool,
     /// Total MB/s at the sizing statistic; `None` = unknown.
     pub total_mb_s: Option<f64>,
-    /// Sized IOPS (with headroom); `None` = not sized.
+    /// Sized IOPS (with headroom); `None` = not sized. Serialized to 2 decimals.
+    #[serde(serialize_with = "round2_opt")]
     pub sized_iops: Option<f64>,
     /// DB buffer cache hit % of the character interval; `None` = unknown.
     pub cache_hit_pct: Option<f64>,
@@ -67,14 +88,18 @@ pub struct DatabaseTotals {
     pub reports: usize,
     /// Intervals of all databases.
     pub intervals: usize,
-    /// Σ sizing IOPS (unknown counted as 0).
+    /// Σ sizing IOPS (unknown counted as 0). Serialized to 2 decimals, as are the other sums.
+    #[serde(serialize_with = "round2")]
     pub iops: f64,
     /// Σ MB/s (unknown counted as 0).
+    #[serde(serialize_with = "round2")]
     pub total_mb_s: f64,
     /// Σ sized IOPS (databases not sized count 0).
+    #[serde(serialize_with = "round2")]
     pub sized_iops: f64,
     /// Per platform: Σ monthly cost of the priced choices, USD; `None` for on-premises (no
     /// prices) and when capacity was not given (minimum-size volumes: no budget).
+    #[serde(serialize_with = "round2_vec")]
     pub monthly_cost_usd: Vec<Option<f64>>,
 }
 
@@ -122,7 +147,8 @@ pub struct HostRow {
     pub total_iops: Option<f64>,
     /// Host total MB/s at the sizing statistic.
     pub total_mb_s: Option<f64>,
-    /// Sized IOPS (with headroom); `None` = not sized.
+    /// Sized IOPS (with headroom); `None` = not sized. Serialized to 2 decimals.
+    #[serde(serialize_with = "round2_opt")]
     pub sized_iops: Option<f64>,
     /// Per platform of [`HostFleet::platforms`], in that order.
     pub choices: Vec<PlatformChoice>,

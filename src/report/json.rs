@@ -21,6 +21,14 @@ struct JsonDoc<'a> {
     failed: &'a [crate::analyze::Failure],
     skipped: &'a [crate::analyze::Skipped],
     duplicates: &'a [crate::analyze::Duplicate],
+    fleet: Fleet,
+}
+
+/// The fleet summaries' figures (`fleet` of the document).
+#[derive(Serialize)]
+struct Fleet {
+    databases: Option<crate::fleet::DatabaseFleet>,
+    hosts: Option<crate::fleet::HostFleet>,
 }
 
 /// Renders the run as one JSON document (see `docs/json-schema.md`).
@@ -38,6 +46,10 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         failed: &run.failures,
         skipped: &run.skipped,
         duplicates: &run.duplicates,
+        fleet: Fleet {
+            databases: crate::fleet::databases(run),
+            hosts: crate::fleet::hosts(run),
+        },
     };
     // Keep the I/O error's kind (a closed pipe is not a failure for the caller).
     serde_json::to_writer_pretty(&mut *out, &doc).map_err(|e| match e.io_error_kind() {
