@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 use crate::report::fmt::{fmt_num, fmt_trim};
 use crate::rules::findings::{
     CostNote, Explanation, FalseCondition, FlashVsHdd, LatencyRisk, Lost, LostBecause, MessagePart,
-    RuleMessage, RuleNotApplied,
+    Note, RuleMessage, RuleNotApplied,
 };
 use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
 
@@ -55,8 +55,76 @@ serialize_as_words!(
     RuleMessage,
     FalseCondition,
     RuleNotApplied,
-    OptionNote
+    OptionNote,
+    Note
 );
+
+impl Display for Note {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::HeadroomIgnored { given, default_pct } => write!(
+                f,
+                "headroom {given} % ignored (must be a finite number >= 0); default {} % used",
+                fmt_trim(*default_pct)
+            ),
+            Note::NotFiniteNonNegative { name, value } => write!(
+                f,
+                "{name} = {value} is not a finite non-negative number; 0 used"
+            ),
+            Note::SplitUnknownAllWrites => f.write_str(
+                "read/write split unknown (read_iops + write_iops = 0): all required IOPS treated as writes (worst case for RAID)",
+            ),
+            Note::RequiredAboveReadWrite {
+                required,
+                read_write,
+                decimals,
+            } => {
+                let d = *decimals as usize;
+                write!(
+                    f,
+                    "required IOPS {} exceed read + write {} by {}: the difference (a formula term such as redo writes) is counted as writes",
+                    fmt_num(*required, d),
+                    fmt_num(*read_write, d),
+                    fmt_num(required - read_write, d)
+                )
+            }
+            Note::RequiredBelowReadWrite {
+                required,
+                read_write,
+                decimals,
+                factor,
+            } => {
+                let d = *decimals as usize;
+                write!(
+                    f,
+                    "required IOPS {} are below read + write {}: reads and writes scaled by {factor:.4} for the RAID back-end",
+                    fmt_num(*required, d),
+                    fmt_num(*read_write, d)
+                )
+            }
+            Note::CapacityIgnored { given } => {
+                write!(f, "capacity_gib = {given} ignored (not a positive number)")
+            }
+            Note::CapacityNotGiven => {
+                f.write_str("capacity not given: sizes are the minimum for IOPS and throughput")
+            }
+            Note::UnknownPlatform { given, known } => write!(
+                f,
+                "unknown platform \"{given}\" ignored (known: {})",
+                known.join(", ")
+            ),
+            Note::InstanceOtherPlatform { instance, platform } => write!(
+                f,
+                "instance {instance} caps {platform} volumes, and {platform} is not among the targets: it changes nothing here"
+            ),
+            Note::UnknownInstance { given, known } => write!(
+                f,
+                "instance \"{given}\" is not in the catalogue ([[instance]]); no instance cap applied (known: {})",
+                known.join(", ")
+            ),
+        }
+    }
+}
 
 impl Display for OptionNote {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -428,3 +496,7 @@ impl Display for Explanation {
         f.write_str(&s)
     }
 }
+
+#[cfg(test)]
+#[path = "tests_wording.rs"]
+mod tests;

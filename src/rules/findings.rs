@@ -334,3 +334,72 @@ pub struct FalseCondition {
     /// Threshold of the condition.
     pub threshold: f64,
 }
+
+/// A caveat about the demand or the options asked for (a recommendation's `notes`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Note {
+    /// The headroom given is not a finite number >= 0: the default was used.
+    HeadroomIgnored {
+        /// Headroom given, percent.
+        given: f64,
+        /// Default used, percent.
+        default_pct: f64,
+    },
+    /// A demand figure is not a finite non-negative number: 0 was used.
+    NotFiniteNonNegative {
+        /// Field of the demand (`read_iops`).
+        name: String,
+        /// Its value.
+        value: f64,
+    },
+    /// Read and write IOPS are 0: all required IOPS are treated as writes.
+    SplitUnknownAllWrites,
+    /// Required IOPS exceed read + write: the difference is counted as writes.
+    RequiredAboveReadWrite {
+        /// Required IOPS.
+        required: f64,
+        /// Read + write IOPS.
+        read_write: f64,
+        /// Decimals the source prints them with.
+        decimals: u32,
+    },
+    /// Required IOPS are below read + write: both are scaled for the RAID back end.
+    RequiredBelowReadWrite {
+        /// Required IOPS.
+        required: f64,
+        /// Read + write IOPS.
+        read_write: f64,
+        /// Decimals the source prints them with.
+        decimals: u32,
+        /// Scale factor (required ÷ (read + write)).
+        factor: f64,
+    },
+    /// The capacity given is not a positive number: ignored.
+    CapacityIgnored {
+        /// Capacity given, GiB.
+        given: f64,
+    },
+    /// No capacity: sizes are the minimum for IOPS and throughput.
+    CapacityNotGiven,
+    /// A platform asked for is not in the catalogue.
+    UnknownPlatform {
+        /// The id given.
+        given: String,
+        /// Platform ids of the catalogue.
+        known: Vec<String>,
+    },
+    /// The host type given caps a platform that is not sized.
+    InstanceOtherPlatform {
+        /// Host type id.
+        instance: String,
+        /// Its platform.
+        platform: String,
+    },
+    /// The host type given is not in the catalogue.
+    UnknownInstance {
+        /// The id given.
+        given: String,
+        /// Host type ids of the catalogue.
+        known: Vec<String>,
+    },
+}

@@ -71,8 +71,7 @@ pub use schema::{
 };
 
 use eval::{Outcome, Values};
-use findings::{Explanation, LatencyKeeper, Lost, LostBecause, RuleNotApplied};
-use num::fmt_trim;
+use findings::{Explanation, LatencyKeeper, Lost, LostBecause, Note, RuleNotApplied};
 use sizing::Workload;
 
 pub use demand::{Demand, IopsFormula, IopsTerm};
@@ -90,10 +89,10 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
     let headroom = match opts.headroom_pct {
         Some(h) if h.is_finite() && h >= 0.0 => h,
         Some(h) => {
-            notes.push(format!(
-                "headroom {h} % ignored (must be a finite number >= 0); default {} % used",
-                fmt_trim(default_h)
-            ));
+            notes.push(Note::HeadroomIgnored {
+                given: h,
+                default_pct: default_h,
+            });
             default_h
         }
         None => default_h,
@@ -102,7 +101,7 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
     let w = Workload::new(demand, headroom, dec);
     notes.extend(w.notes.iter().cloned());
     if w.capacity_gib.is_none() {
-        notes.push("capacity not given: sizes are the minimum for IOPS and throughput".to_string());
+        notes.push(Note::CapacityNotGiven);
     }
 
     // Rules
@@ -131,16 +130,16 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
             .iter()
             .any(|x| x.id.eq_ignore_ascii_case(p))
         {
-            let known: Vec<&str> = rules
+            let known = rules
                 .catalog
                 .platforms
                 .iter()
-                .map(|x| x.id.as_str())
+                .map(|x| x.id.clone())
                 .collect();
-            notes.push(format!(
-                "unknown platform \"{p}\" ignored (known: {})",
-                known.join(", ")
-            ));
+            notes.push(Note::UnknownPlatform {
+                given: p.clone(),
+                known,
+            });
         }
     }
     let formula = opts
@@ -170,23 +169,22 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
             .find(|i| i.id.eq_ignore_ascii_case(id));
         if let Some(i) = found {
             if !wanted.is_empty() && !wanted.iter().any(|w| w.eq_ignore_ascii_case(&i.platform)) {
-                notes.push(format!(
-                    "instance {} caps {} volumes, and {} is not among the targets: it changes nothing here",
-                    i.id, i.platform, i.platform
-                ));
+                notes.push(Note::InstanceOtherPlatform {
+                    instance: i.id.clone(),
+                    platform: i.platform.clone(),
+                });
             }
         }
         if found.is_none() {
-            notes.push(format!(
-                "instance \"{id}\" is not in the catalogue ([[instance]]); no instance cap applied (known: {})",
-                rules
+            notes.push(Note::UnknownInstance {
+                given: id.to_string(),
+                known: rules
                     .catalog
                     .instances
                     .iter()
-                    .map(|i| i.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+                    .map(|i| i.id.clone())
+                    .collect(),
+            });
         }
     }
     let mut platforms = Vec::new();

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::findings::{
-    CostNote, Explanation, FalseCondition, LostBecause, RuleMessage, RuleNotApplied,
+    CostNote, Explanation, FalseCondition, LostBecause, Note, RuleMessage, RuleNotApplied,
 };
 use super::grade;
 use super::schema::Effect;
@@ -280,7 +280,7 @@ pub struct Recommendation {
     /// Rules that needed an unknown metric.
     pub not_evaluated: Vec<NotEvaluatedRule>,
     /// Caveats about the demand and options.
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// The sizing, then each platform's explanation ([`Explanation::ForPlatform`]).
     pub explanation: Vec<Explanation>,
     /// IO report card of the measured latencies (`None` when the rules have no

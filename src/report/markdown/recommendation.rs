@@ -258,7 +258,7 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
         .iter()
         .filter(|e| !matches!(e, Explanation::ForPlatform { .. }))
         .map(|e| e.to_string())
-        .chain(r.notes.iter().cloned())
+        .chain(r.notes.iter().map(|n| n.to_string()))
         .collect();
     for n in &general {
         writeln!(out, "- {n}")?;

@@ -10,7 +10,7 @@ mod volume;
 
 pub(crate) use cloud::size_cloud;
 
-use crate::rules::findings::CostNote;
+use crate::rules::findings::{CostNote, Note};
 use crate::rules::num::{fmt_num, fmt_trim};
 use crate::rules::schema::{
     CloudPolicy, CloudVolumeSpec, DriveSpec, Instance, IopsModel, OnpremPolicy, Platform, RaidSpec,
@@ -81,16 +81,17 @@ pub(crate) struct Workload {
     /// per-request charges).
     pub(crate) measured_rw: (f64, f64),
     /// Notes about how the demand was read (split assumptions, ignored values).
-    pub(crate) notes: Vec<String>,
+    pub(crate) notes: Vec<Note>,
 }
 
-pub(super) fn finite_nonneg(v: f64, name: &str, notes: &mut Vec<String>) -> f64 {
+pub(super) fn finite_nonneg(v: f64, name: &str, notes: &mut Vec<Note>) -> f64 {
     if v.is_finite() && v >= 0.0 {
         v
     } else {
-        notes.push(format!(
-            "{name} = {v} is not a finite non-negative number; 0 used"
-        ));
+        notes.push(Note::NotFiniteNonNegative {
+            name: name.to_string(),
+            value: v,
+        });
         0.0
     }
 }
@@ -108,38 +109,32 @@ impl Workload {
         let rw = r + w;
         let (re, we) = if rw <= 0.0 {
             if req > 0.0 {
-                notes.push(
-                    "read/write split unknown (read_iops + write_iops = 0): all required IOPS treated as writes (worst case for RAID)"
-                        .to_string(),
-                );
+                notes.push(Note::SplitUnknownAllWrites);
             }
             (0.0, req)
         } else if (req - rw).abs() <= 1e-9 * rw.max(1.0) {
             (r, w)
         } else if req > rw {
-            notes.push(format!(
-                "required IOPS {} exceed read + write {} by {}: the difference (a formula term such as redo writes) is counted as writes",
-                fmt_num(req, dec),
-                fmt_num(rw, dec),
-                fmt_num(req - rw, dec)
-            ));
+            notes.push(Note::RequiredAboveReadWrite {
+                required: req,
+                read_write: rw,
+                decimals: dec as u32,
+            });
             (r, w + (req - rw))
         } else {
             let f = req / rw;
-            notes.push(format!(
-                "required IOPS {} are below read + write {}: reads and writes scaled by {:.4} for the RAID back-end",
-                fmt_num(req, dec),
-                fmt_num(rw, dec),
-                f
-            ));
+            notes.push(Note::RequiredBelowReadWrite {
+                required: req,
+                read_write: rw,
+                decimals: dec as u32,
+                factor: f,
+            });
             (r * f, w * f)
         };
         let capacity_gib = match d.capacity_gib {
             Some(c) if c.is_finite() && c > 0.0 => Some(c),
             Some(c) => {
-                notes.push(format!(
-                    "capacity_gib = {c} ignored (not a positive number)"
-                ));
+                notes.push(Note::CapacityIgnored { given: c });
                 None
             }
             None => None,
