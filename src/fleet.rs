@@ -319,3 +319,117 @@ pub fn hosts(run: &Run) -> Option<HostFleet> {
         rows,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{self, Settings};
+    use crate::rules::RuleSet;
+
+    fn run(dir: &str, settings: &Settings) -> Run {
+        let rules = RuleSet::builtin().unwrap();
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let (inputs, failures) = analyze::discover(&[path]);
+        analyze::run_inputs(inputs, failures, &rules, settings).unwrap()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 0.005
+    }
+
+    #[test]
+    fn database_totals_add_up_the_rows_of_the_awr_fixtures() {
+        let run = run("fixtures/awr", &Settings::default());
+        let f = databases(&run).expect("databases");
+        assert!(f.databases > 1);
+        assert_eq!(f.rows.len(), run.databases.len());
+        assert_eq!(f.totals.reports, run.analyses.len());
+        let sum = |g: fn(&DatabaseRow) -> Option<f64>| {
+            f.rows.iter().map(|r| g(r).unwrap_or(0.0)).sum::<f64>()
+        };
+        assert!(close(f.totals.iops, sum(|r| r.iops)));
+        assert!(close(f.totals.sized_iops, sum(|r| r.sized_iops)));
+        assert!(close(f.totals.total_mb_s, sum(|r| r.total_mb_s)));
+        assert_eq!(
+            f.totals.intervals,
+            f.rows.iter().map(|r| r.intervals).sum::<usize>()
+        );
+        // No capacity given: minimum-size volumes, so no cost total on any platform.
+        assert!(!f.capacity_given);
+        assert!(f.totals.monthly_cost_usd.iter().all(Option::is_none));
+        assert_eq!(f.platforms, ["onprem", "aws", "azure", "gcp"]);
+        // awrrpt_11203_small: required IOPS 1,410.45 (+30 % = 1,833.59), cache hit 96.50 %,
+        // 12 15K drives on-premises, one gp3 volume at $0.08/month.
+        let r = f
+            .rows
+            .iter()
+            .find(|r| r.database.starts_with("SIZOLD"))
+            .expect("SIZOLD");
+        assert!(close(r.iops.unwrap(), 1410.45));
+        assert!(close(r.sized_iops.unwrap(), 1833.59));
+        assert_eq!(r.cache_hit_pct, Some(96.5));
+        assert_eq!(
+            r.choices[0],
+            PlatformChoice::Tier {
+                tier_id: "onprem.hdd15k.raid10".into(),
+                count: 12,
+                monthly_cost_usd: None
+            }
+        );
+        assert_eq!(
+            r.choices[1],
+            PlatformChoice::Tier {
+                tier_id: "aws.gp3".into(),
+                count: 1,
+                monthly_cost_usd: Some(0.08)
+            }
+        );
+    }
+
+    #[test]
+    fn with_a_capacity_the_cloud_costs_are_totalled() {
+        let settings = Settings {
+            capacity_gib: Some(500.0),
+            ..Settings::default()
+        };
+        let run = run("fixtures/awr", &settings);
+        let f = databases(&run).expect("databases");
+        assert!(f.capacity_given);
+        for (i, p) in f.platforms.iter().enumerate() {
+            let total = f.totals.monthly_cost_usd[i];
+            if p == "onprem" {
+                assert_eq!(total, None);
+                continue;
+            }
+            let want: f64 = f
+                .rows
+                .iter()
+                .filter_map(|r| match &r.choices[i] {
+                    PlatformChoice::Tier {
+                        monthly_cost_usd, ..
+                    } => *monthly_cost_usd,
+                    _ => None,
+                })
+                .sum();
+            assert!(close(total.unwrap(), want), "{p}");
+            assert!(want > 0.0, "{p}");
+        }
+    }
+
+    #[test]
+    fn hosts_of_the_iostat_fixtures_have_one_row_each() {
+        let run = run("fixtures/iostat", &Settings::default());
+        let f = hosts(&run).expect("hosts");
+        assert_eq!(f.rows.len(), run.hosts.len());
+        for (row, h) in f.rows.iter().zip(&run.hosts) {
+            assert_eq!(row.host, h.host);
+            assert_eq!(row.logs, h.sources.len());
+            assert_eq!(
+                row.sized_iops,
+                h.recommendation.as_ref().map(|r| r.sized_iops)
+            );
+            assert_eq!(row.choices.len(), f.platforms.len());
+        }
+        assert!(databases(&run).is_none());
+    }
+}
