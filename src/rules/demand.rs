@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Demand {
     /// IOPS the storage must serve (requests/s), summed by the caller from
-    /// the terms of [`RuleSet::required_iops_formula`].
+    /// the terms of [`RuleSet::required_iops_formula`](crate::rules::RuleSet::required_iops_formula).
     pub required_iops: f64,
     /// Read requests per second.
     pub read_iops: f64,
@@ -31,7 +31,7 @@ pub struct Demand {
     pub direct_read_share: Option<f64>,
     /// Database buffer-cache read-hit ratio, percent 0..100. Used by rules
     /// only; it is NOT the array cache hit of the back-end formula
-    /// ([`OnpremPolicy::array_read_hit_pct`]).
+    /// ([`OnpremPolicy::array_read_hit_pct`](crate::rules::OnpremPolicy::array_read_hit_pct)).
     pub cache_hit_pct: Option<f64>,
     /// Average single-block (small random) read latency, ms: Oracle 'db file sequential read';
     /// OS logs and vSAN: the request-weighted read latency when reads average at most 32 KiB.

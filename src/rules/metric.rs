@@ -100,7 +100,7 @@ impl Metric {
     }
 }
 
-/// Comparison of a [`Condition`].
+/// Comparison of a [`Condition`](crate::rules::Condition).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Op {
     /// `<`

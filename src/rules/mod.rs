@@ -27,6 +27,17 @@
 //!    feasible tier with the highest score wins, then the cheapest, then the
 //!    one with fewer units.
 //!
+//! The result is data, not prose: [`recommend`] returns a [`Recommendation`]
+//! whose explanations, reasons and notes are typed [`findings`] (ids, counts,
+//! GiB, USD per month, ms). The report layer (`report::wording`) words them, the
+//! same words for Markdown and JSON.
+//!
+//! Modules: `demand` (the input), `ruleset` (loading the TOML files), `schema`
+//! (their typed form and validation), `metric` and `template` (what rules test
+//! and their message templates), `eval` (evaluating rules), `sizing` (one tier
+//! for one workload), `grade` (the IO report card), `vsan` (vSAN policies),
+//! `recommendation` (the output types) and `findings` (the typed findings).
+//!
 //! Units: IOPS = requests per second; MB/s = 10^6 B/s (what the demand is
 //! measured in); MiB/s = 2^20 B/s (what AWS limits use); GiB = 2^30 B; drive
 //! sizes in GB = 10^9 B; money in USD per month (730 h).

@@ -244,7 +244,7 @@ pub struct NotEvaluatedRule {
     pub unknown_metrics: Vec<String>,
 }
 
-/// The outcome of [`recommend`]. Field names are stable (JSON output).
+/// The outcome of [`recommend`](crate::rules::recommend). Field names are stable (JSON output).
 #[derive(Debug, Clone, Serialize)]
 pub struct Recommendation {
     /// Where the rules came from (`built-in` or a directory).

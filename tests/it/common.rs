@@ -40,5 +40,5 @@ pub fn corpus_absent(p: &std::path::Path) {
         "CI is set but the corpus is missing: {} (CI runs with ../shared beside the clone)",
         p.display()
     );
-    crate::common::corpus_absent(&p);
+    crate::common::corpus_absent(p);
 }

@@ -5,7 +5,7 @@
 //! value (finite, in range, `source` present, model-specific keys present) and
 //! builds the typed structs the engine uses ([`Catalog`], [`SizingPolicy`]).
 //! Every error names the file and the TOML key (`tier[3].iops.max`, array
-//! indexes 0-based); see [`RulesError`].
+//! indexes 0-based); see [`RulesError`](crate::rules::RulesError).
 //!
 //! Modules: `catalog` (typed tiers.toml), `catalog_check` (its raw form and validation),
 //! `policy` (typed sizing.toml, its raw form and validation), `position` (TOML error positions
