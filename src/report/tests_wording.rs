@@ -462,3 +462,64 @@ fn recommendation_notes() {
         assert_eq!(json(&n), words);
     }
 }
+
+#[test]
+fn report_card_basis_and_note() {
+    use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
+    let wait = |by: &str| BasisFigure::WaitEvent {
+        measured_by: by.into(),
+    };
+    // As printed in the golden report card of a corpus AWR report.
+    let b = GradeBasis {
+        figure: wait("log_write_ms"),
+        p95_ms: Some((0.0, 1.0)),
+        log_write: Some(LogWriteSize::Kib(15.7)),
+    };
+    let words = "p95 between 0 and 1 ms from the Wait Event Histogram (graded); average 'log file parallel write' wait, average log write 15.7 KiB";
+    assert_eq!(b.to_string(), words);
+    assert_eq!(json(&b), words);
+    let b = GradeBasis {
+        figure: wait("single_block_read_ms"),
+        p95_ms: Some((16.0, f64::INFINITY)),
+        log_write: None,
+    };
+    assert_eq!(
+        b.to_string(),
+        "p95 above 16 ms from the Wait Event Histogram (graded); average 'db file sequential read' wait"
+    );
+    let b = GradeBasis {
+        figure: wait("log_write_ms"),
+        p95_ms: None,
+        log_write: Some(LogWriteSize::Unknown),
+    };
+    assert_eq!(
+        b.to_string(),
+        "average 'log file parallel write' wait; log write size unknown: graded on both scales"
+    );
+    let b = GradeBasis {
+        figure: BasisFigure::NotThisScale {
+            avg_log_write_kib: 0.94,
+        },
+        p95_ms: None,
+        log_write: None,
+    };
+    assert_eq!(
+        b.to_string(),
+        "not this scale: the average log write is 0.9 KiB"
+    );
+    let b = GradeBasis {
+        figure: BasisFigure::NotMeasured,
+        p95_ms: None,
+        log_write: None,
+    };
+    assert_eq!(b.to_string(), "not measured");
+    let b = GradeBasis {
+        figure: BasisFigure::Given("r_await of the host total".into()),
+        p95_ms: None,
+        log_write: None,
+    };
+    assert_eq!(b.to_string(), "r_await of the host total");
+    assert!(CardNote::P95Grades
+        .to_string()
+        .starts_with("grades are for 95th-percentile latency: "));
+}

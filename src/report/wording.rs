@@ -14,6 +14,7 @@ use crate::rules::findings::{
     CostNote, Explanation, FalseCondition, FlashVsHdd, LatencyRisk, Lost, LostBecause, MessagePart,
     Note, RuleMessage, RuleNotApplied,
 };
+use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
 use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
 
 /// `$1,234.56/month`.
@@ -56,8 +57,67 @@ serialize_as_words!(
     FalseCondition,
     RuleNotApplied,
     OptionNote,
-    Note
+    Note,
+    GradeBasis,
+    CardNote
 );
+
+/// A histogram edge in ms: whole numbers without decimals (`8`), others as printed (`0.5`).
+fn fmt_ms(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl Display for GradeBasis {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some((lo, hi)) = self.p95_ms {
+            if hi.is_finite() {
+                write!(
+                    f,
+                    "p95 between {} and {} ms from the Wait Event Histogram (graded); ",
+                    fmt_ms(lo),
+                    fmt_ms(hi)
+                )?;
+            } else {
+                write!(
+                    f,
+                    "p95 above {} ms from the Wait Event Histogram (graded); ",
+                    fmt_ms(lo)
+                )?;
+            }
+        }
+        match &self.figure {
+            BasisFigure::NotThisScale { avg_log_write_kib } => write!(
+                f,
+                "not this scale: the average log write is {} KiB",
+                fmt_num(*avg_log_write_kib, 1)
+            )?,
+            BasisFigure::NotMeasured => f.write_str("not measured")?,
+            BasisFigure::Given(b) => f.write_str(b)?,
+            BasisFigure::WaitEvent { measured_by } => f.write_str(match measured_by.as_str() {
+                "single_block_read_ms" => "average 'db file sequential read' wait",
+                "large_read_ms" => "average 'db file scattered read' wait",
+                "log_write_ms" => "average 'log file parallel write' wait",
+                _ => "",
+            })?,
+        }
+        match self.log_write {
+            Some(LogWriteSize::Kib(k)) => write!(f, ", average log write {} KiB", fmt_num(k, 1)),
+            Some(LogWriteSize::Unknown) => {
+                f.write_str("; log write size unknown: graded on both scales")
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+impl Display for CardNote {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            CardNote::P95Grades => f.write_str("grades are for 95th-percentile latency: where the report prints a Wait Event Histogram the p95 lies between two bucket edges and the grade spans the letters between them; otherwise the average is graded, which is at most its p95, so the grade is the best the p95 could earn. A tier is graded on the worst latency its published class allows (catalogue latency_ms) and compared with the best grade today's p95 can have"),
+        }
+    }
+}
 
 impl Display for Note {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {

@@ -206,7 +206,7 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
                 Cell::new(opt_num(g.measured_ms, 2)),
                 Cell::new(p95),
                 Cell::new(g.grade.clone().unwrap_or_else(|| "–".into())),
-                Cell::new(cell_text(&g.basis)),
+                Cell::new(cell_text(&g.basis.to_string())),
             ]);
         }
         right(&mut t, &[1, 2]);
