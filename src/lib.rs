@@ -19,6 +19,7 @@ pub mod analyze;
 pub mod error;
 pub mod export;
 pub mod figures;
+pub mod fleet;
 pub mod hosts;
 pub mod ingest;
 pub mod metrics;

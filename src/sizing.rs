@@ -107,7 +107,7 @@ pub(crate) fn size(
         {
             warnings.push(Warning {
                 id: f.id.clone(),
-                message: f.message.clone(),
+                message: f.message.to_string(),
             });
         }
     }

@@ -1,7 +1,10 @@
 //! Rule evaluation: metric values, three-valued conditions, message templates
 //! and number formatting.
 
-use super::schema::{Metric, Rule};
+use super::findings::{FalseCondition, MessagePart, RuleMessage};
+use super::metric::Metric;
+use super::schema::Rule;
+use super::template::{parse_template, Fmt, Piece};
 use super::{Demand, FiredRule, NotEvaluatedRule, NotFiredRule};
 
 /// Values of every [`Metric`] for one demand and headroom; `None` = unknown.
@@ -75,27 +78,20 @@ pub(crate) fn evaluate(rule: &Rule, values: &Values) -> Outcome {
             Some(v) if !c.op.holds(v, c.value) => {
                 return Outcome::NotFired(NotFiredRule {
                     id: rule.id.clone(),
-                    reason: format!(
-                        "{} = {} is not {} {}",
-                        c.metric.as_str(),
-                        fmt_num(v, 2),
-                        c.op.as_str(),
-                        fmt_trim(c.value)
-                    ),
+                    reason: FalseCondition {
+                        metric: c.metric,
+                        value: v,
+                        op: c.op,
+                        threshold: c.value,
+                    },
                 });
             }
             Some(_) => {}
         }
     }
     if !unknown.is_empty() {
-        let reason = unknown
-            .iter()
-            .map(|u| format!("{u} unknown"))
-            .collect::<Vec<_>>()
-            .join(", ");
         return Outcome::NotEvaluated(NotEvaluatedRule {
             id: rule.id.clone(),
-            reason,
             unknown_metrics: unknown,
         });
     }
@@ -114,181 +110,44 @@ pub(crate) fn evaluate(rule: &Rule, values: &Values) -> Outcome {
     })
 }
 
-/// Number format of a placeholder.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Fmt {
-    /// Decimals; `None` = default (2 for metrics, shortest for thresholds).
-    pub(crate) decimals: Option<usize>,
-    /// Multiply by 100 first.
-    pub(crate) percent: bool,
-}
-
-/// A piece of a parsed message template.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Piece<'a> {
-    Lit(&'a str),
-    Metric(Metric, Fmt),
-    When(usize, Fmt),
-    MaxUnits,
-}
-
-/// Parse a message template: literal text with `{metric}`, `{metric:N}`,
-/// `{metric:%N}`, `{when.I}`, `{when.I:N}`, `{when.I:%N}` and `{max_units}`.
-pub(crate) fn parse_template(s: &str) -> Result<Vec<Piece<'_>>, String> {
-    let mut out = Vec::new();
-    let mut rest = s;
-    while !rest.is_empty() {
-        match rest.find(['{', '}']) {
-            None => {
-                out.push(Piece::Lit(rest));
-                break;
-            }
-            Some(i) if rest[i..].starts_with('}') => {
-                return Err(format!(
-                    "unmatched '}}' in message template at \"{}\"",
-                    &rest[i..]
-                ));
-            }
-            Some(i) => {
-                if i > 0 {
-                    out.push(Piece::Lit(&rest[..i]));
-                }
-                let after = &rest[i + 1..];
-                let end = after.find('}').ok_or_else(|| {
-                    format!("unclosed '{{' in message template at \"{}\"", &rest[i..])
-                })?;
-                let inner = &after[..end];
-                out.push(parse_placeholder(inner)?);
-                rest = &after[end + 1..];
-            }
-        }
-    }
-    Ok(out)
-}
-
-fn parse_placeholder(inner: &str) -> Result<Piece<'static>, String> {
-    let (name, spec) = match inner.split_once(':') {
-        Some((n, s)) => (n.trim(), Some(s.trim())),
-        None => (inner.trim(), None),
-    };
-    let fmt = match spec {
-        None => Fmt {
-            decimals: None,
-            percent: false,
-        },
-        Some(s) => {
-            let (percent, digits) = match s.strip_prefix('%') {
-                Some(d) => (true, d),
-                None => (false, s),
-            };
-            let decimals = if digits.is_empty() {
-                None
-            } else {
-                Some(
-                    digits
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|d| *d <= 6)
-                        .ok_or_else(|| {
-                            format!("bad format \"{s}\" in {{{inner}}}: use N or %N, N = 0..6")
-                        })?,
-                )
-            };
-            Fmt { decimals, percent }
-        }
-    };
-    if name == "max_units" {
-        return Ok(Piece::MaxUnits);
-    }
-    if let Some(idx) = name.strip_prefix("when.") {
-        let i = idx
-            .parse::<usize>()
-            .map_err(|_| format!("bad placeholder {{{inner}}}: expected when.N"))?;
-        return Ok(Piece::When(i, fmt));
-    }
-    Metric::from_name(name)
-        .map(|m| Piece::Metric(m, fmt))
-        .ok_or_else(|| {
-            let names: Vec<&str> = Metric::ALL.iter().map(|m| m.as_str()).collect();
-            format!(
-                "unknown placeholder {{{inner}}}: expected a metric ({}), when.N or max_units",
-                names.join(", ")
-            )
-        })
-}
-
-/// Render the rule's message with the actual values.
-pub(crate) fn render(rule: &Rule, values: &Values) -> String {
+/// Fill the rule's message template with the actual values.
+pub(crate) fn render(rule: &Rule, values: &Values) -> RuleMessage {
     let Ok(pieces) = parse_template(&rule.message) else {
-        return rule.message.clone(); // validated at load; kept verbatim otherwise
+        // validated at load; kept verbatim otherwise
+        return RuleMessage(vec![MessagePart::Text(rule.message.clone())]);
     };
-    let mut s = String::new();
+    let mut out = Vec::new();
     for p in pieces {
-        match p {
-            Piece::Lit(t) => s.push_str(t),
+        out.push(match p {
+            Piece::Lit(t) => MessagePart::Text(t.to_string()),
             Piece::Metric(m, f) => match values.get(m) {
-                Some(v) => s.push_str(&fmt_with(v, f, 2)),
-                None => s.push_str("unknown"),
+                Some(v) => number(v, f, 2),
+                None => MessagePart::Unknown,
             },
             Piece::When(i, f) => match rule.when.get(i) {
-                Some(c) if f.decimals.is_none() && !f.percent => s.push_str(&fmt_trim(c.value)),
-                Some(c) => s.push_str(&fmt_with(c.value, f, 0)),
-                None => s.push('?'),
+                Some(c) if f.decimals.is_none() && !f.percent => MessagePart::Number {
+                    value: c.value,
+                    decimals: None,
+                },
+                Some(c) => number(c.value, f, 0),
+                None => MessagePart::Missing,
             },
             Piece::MaxUnits => match rule.max_units {
-                Some(n) => s.push_str(&n.to_string()),
-                None => s.push('?'),
+                Some(n) => MessagePart::Count(n),
+                None => MessagePart::Missing,
             },
-        }
+        });
     }
-    s
+    RuleMessage(out)
 }
 
-fn fmt_with(v: f64, f: Fmt, default_decimals: usize) -> String {
-    let v = if f.percent { v * 100.0 } else { v };
+fn number(v: f64, f: Fmt, default_decimals: usize) -> MessagePart {
+    let value = if f.percent { v * 100.0 } else { v };
     let d = f
         .decimals
         .unwrap_or(if f.percent { 0 } else { default_decimals });
-    fmt_num(v, d)
-}
-
-/// `x` with `decimals` decimals and `,` thousands separators: 1202.318 → "1,202.32".
-pub(crate) fn fmt_num(x: f64, decimals: usize) -> String {
-    if !x.is_finite() {
-        return x.to_string();
+    MessagePart::Number {
+        value,
+        decimals: Some(d),
     }
-    let s = format!("{:.*}", decimals, x.abs());
-    let negative = x < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
-    group(&s, negative)
-}
-
-/// Shortest exact form with thousands separators: 16000 → "16,000", 0.0455 → "0.0455".
-pub(crate) fn fmt_trim(x: f64) -> String {
-    if !x.is_finite() {
-        return x.to_string();
-    }
-    group(&format!("{}", x.abs()), x < 0.0)
-}
-
-fn group(s: &str, negative: bool) -> String {
-    let (int, frac) = match s.split_once('.') {
-        Some((i, f)) => (i, Some(f)),
-        None => (s, None),
-    };
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
-    let n = int.len();
-    for (i, ch) in int.chars().enumerate() {
-        if i > 0 && (n - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    if let Some(f) = frac {
-        out.push('.');
-        out.push_str(f);
-    }
-    out
 }

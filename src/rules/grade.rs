@@ -11,13 +11,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::eval::fmt_num;
-
-/// A latency in ms with the decimals it needs (0.256, 4, 1.5).
-fn fmt_ms(v: f64) -> String {
-    let s = format!("{v:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
 use super::{Demand, RulesError, Tier};
 
 /// One test of the card (`[[report_card.test]]`).
@@ -163,8 +156,8 @@ pub struct TestGrade {
     /// edge), from the report's Wait Event Histogram; `None` when the report prints none.
     #[serde(serialize_with = "range_ser")]
     pub p95_range_ms: Option<(f64, f64)>,
-    /// What the measured figures are.
-    pub basis: String,
+    /// What the measured figures are (worded by the report layer).
+    pub basis: GradeBasis,
     /// Letter: of the p95 range when known (`B` or a span `B to D` when the range straddles a
     /// bound), else of the average (the best the p95 could earn); `None` when not measured.
     pub grade: Option<String>,
@@ -198,18 +191,61 @@ pub struct ReportCard {
     pub tests: Vec<TestGrade>,
     /// Where the thresholds come from.
     pub source: String,
-    /// How to read it.
-    pub note: String,
+    /// How to read it (worded by the report layer).
+    pub note: CardNote,
+}
+
+/// What a test's grade rests on: the figure measured, the histogram's p95 when graded on it,
+/// and the log-write size that picked the scale.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradeBasis {
+    /// The figure itself.
+    pub figure: BasisFigure,
+    /// `[lo, hi)` ms of the Wait Event Histogram bucket holding the p95, when graded on it
+    /// (`hi` infinite = the open-ended bucket).
+    pub p95_ms: Option<(f64, f64)>,
+    /// The average log-write size, for log-write tests that are graded.
+    pub log_write: Option<LogWriteSize>,
+}
+
+/// The measured figure of a test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BasisFigure {
+    /// A size-bound test whose size range excludes the average log write, KiB.
+    NotThisScale {
+        /// Average log-write size, KiB.
+        avg_log_write_kib: f64,
+    },
+    /// Nothing measured.
+    NotMeasured,
+    /// The demand's own latency basis (OS logs, vSAN: the source's latency column).
+    Given(String),
+    /// The AWR wait event the test is measured by (`measured_by` of the card).
+    WaitEvent {
+        /// The `measured_by` metric (`single_block_read_ms`, `large_read_ms`, `log_write_ms`).
+        measured_by: String,
+    },
+}
+
+/// The average log-write size of a graded log-write test.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogWriteSize {
+    /// Known, KiB.
+    Kib(f64),
+    /// Unknown: graded on both scales.
+    Unknown,
+}
+
+/// How to read the report card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CardNote {
+    /// Grades are for p95 latency (histogram span, else the average); tiers are graded on the
+    /// worst latency their class allows.
+    P95Grades,
 }
 
 /// Grade the measured latencies of `d`.
 pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
-    let basis_default = |by: &str| match by {
-        "single_block_read_ms" => "average 'db file sequential read' wait",
-        "large_read_ms" => "average 'db file scattered read' wait",
-        "log_write_ms" => "average 'log file parallel write' wait",
-        _ => "",
-    };
     let tests = spec
         .test
         .iter()
@@ -250,36 +286,27 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 (Some(b), Some(w)) => Some(format!("{} to {}", spec.letter(b), spec.letter(w))),
                 _ => None,
             };
-            let mut basis = match (&d.latency_basis, ms.is_some() || p95.is_some()) {
-                (_, false) if excluded => format!(
-                    "not this scale: the average log write is {} KiB",
-                    fmt_num(size.unwrap_or(0.0), 1)
-                ),
-                (_, false) => "not measured".to_string(),
-                (Some(b), true) => b.clone(),
-                (None, true) => basis_default(&t.measured_by).to_string(),
+            let graded = ms.is_some() || p95.is_some();
+            let figure = match (&d.latency_basis, graded) {
+                (_, false) if excluded => BasisFigure::NotThisScale {
+                    avg_log_write_kib: size.unwrap_or(0.0),
+                },
+                (_, false) => BasisFigure::NotMeasured,
+                (Some(b), true) => BasisFigure::Given(b.clone()),
+                (None, true) => BasisFigure::WaitEvent {
+                    measured_by: t.measured_by.clone(),
+                },
             };
-            if let Some((lo, hi)) = p95 {
-                basis = format!(
-                    "p95 {} from the Wait Event Histogram (graded); {basis}",
-                    if hi.is_finite() {
-                        format!("between {} and {} ms", fmt_ms(lo), fmt_ms(hi))
-                    } else {
-                        format!("above {} ms", fmt_ms(lo))
-                    }
-                );
-            }
-            if ms.is_some() || p95.is_some() {
-                match size {
-                    Some(k) => {
-                        basis.push_str(&format!(", average log write {} KiB", fmt_num(k, 1)))
-                    }
-                    None if t.measured_by == "log_write_ms" => {
-                        basis.push_str("; log write size unknown: graded on both scales")
-                    }
-                    None => {}
-                }
-            }
+            let log_write = match size {
+                Some(k) if graded => Some(LogWriteSize::Kib(k)),
+                None if graded && t.measured_by == "log_write_ms" => Some(LogWriteSize::Unknown),
+                _ => None,
+            };
+            let basis = GradeBasis {
+                figure,
+                p95_ms: p95,
+                log_write,
+            };
             TestGrade {
                 test: t.id.clone(),
                 name: t.name.clone(),
@@ -295,7 +322,7 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
     ReportCard {
         tests,
         source: spec.source.clone(),
-        note: "grades are for 95th-percentile latency: where the report prints a Wait Event Histogram the p95 lies between two bucket edges and the grade spans the letters between them; otherwise the average is graded, which is at most its p95, so the grade is the best the p95 could earn. A tier is graded on the worst latency its published class allows (catalogue latency_ms) and compared with the best grade today's p95 can have".to_string(),
+        note: CardNote::P95Grades,
     }
 }
 
@@ -324,28 +351,24 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
         .collect()
 }
 
-/// One clause on the tests where `grades` are worse than today, e.g. "at the up to 9 ms its
-/// published class allows: random_read could grade B- (A+ today)".
-pub fn risk_text(grades: &[TierGrade]) -> Option<String> {
-    let worse: Vec<String> = grades
+/// The grades a tier's published latency could lower (`None` when it lowers none).
+pub fn latency_risk(grades: &[TierGrade]) -> Option<super::findings::LatencyRisk> {
+    let worse: Vec<(String, String, String)> = grades
         .iter()
         .filter(|g| g.worse)
         .map(|g| {
-            format!(
-                "{} could grade {} ({} today)",
-                g.test, g.grade, g.measured_grade
+            (
+                g.test.to_string(),
+                g.grade.to_string(),
+                g.measured_grade.to_string(),
             )
         })
         .collect();
     if worse.is_empty() {
         return None;
     }
-    Some(format!(
-        "at the up to {} ms its published class allows: {}",
-        fmt_num(
-            grades[0].tier_ms,
-            if grades[0].tier_ms < 1.0 { 2 } else { 0 }
-        ),
-        worse.join(", ")
-    ))
+    Some(super::findings::LatencyRisk {
+        tier_ms: grades[0].tier_ms,
+        worse,
+    })
 }

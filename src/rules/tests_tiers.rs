@@ -112,6 +112,7 @@ source = "test"
     let cmp = onprem
         .explanation
         .iter()
+        .map(|e| e.to_string())
         .find(|e| e.starts_with("Flash vs 15K"))
         .expect("flash vs 15K sentence");
     assert!(
@@ -146,7 +147,7 @@ fn twenty_thousand_iops_at_16_kib_gp3_versus_io2() {
     // it lost and by how much it is cheaper.
     let rec = recommended(&r, "aws");
     assert_eq!(rec.tier_id, "aws.io2");
-    let why = gp3.lost_because.as_deref().unwrap();
+    let why = &gp3.lost_because.as_ref().unwrap().to_string();
     assert!(
         why.starts_with("rule score +0 < +1 (`aws.io2` preferred by io2-for-sustained-heavy-io)")
             && why.contains("$1,206.78/month cheaper"),
@@ -184,9 +185,9 @@ fn gp2_burst_counts_only_when_the_bucket_outlasts_the_measured_peak() {
     assert_eq!(gp2.size_per_unit_gib, 400.0);
     assert!(!gp2.bursting);
     assert!(
-        gp2.notes
-            .iter()
-            .any(|n| n.contains("not counted: the length of the peak is unknown")),
+        gp2.notes.iter().any(|n| n
+            .to_string()
+            .contains("not counted: the length of the peak is unknown")),
         "{:?}",
         gp2.notes
     );
@@ -380,8 +381,9 @@ fn an_unpriced_tier_never_wins_over_priced_ones() {
     assert_eq!(hb.rule_score, 2);
     assert!(
         hb.lost_because
-            .as_deref()
+            .as_ref()
             .unwrap()
+            .to_string()
             .starts_with("no list price in the catalogue, so it cannot be costed against priced tiers (its rule score +2 is higher: sub-ms-for-low-read-latency)"),
         "{:?}",
         hb.lost_because
@@ -401,7 +403,7 @@ fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     let aws = &r.platforms[0];
     assert!(aws.recommended.is_none());
     assert!(
-        aws.explanation.iter().any(|e| e
+        aws.explanation.iter().any(|e| e.to_string()
             == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; catalogued host types that can: m5.8xlarge (30,000 IOPS, 850.00 MB/s), m6i.16xlarge (80,000 IOPS, 2,500.00 MB/s), r5b.24xlarge (260,000 IOPS, 7,500.00 MB/s)."),
         "{:?}",
         aws.explanation
@@ -413,9 +415,9 @@ fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     };
     let r = recommend(&builtin(), &d, &opts);
     assert!(
-        r.notes
-            .iter()
-            .any(|n| n.contains("r5.4xlarge caps aws volumes, and aws is not among the targets")),
+        r.notes.iter().any(|n| n
+            .to_string()
+            .contains("r5.4xlarge caps aws volumes, and aws is not among the targets")),
         "{:?}",
         r.notes
     );

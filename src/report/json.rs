@@ -1,0 +1,60 @@
+//! The JSON renderer: one document per run (layout in `docs/json-schema.md`).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::analyze::{DatabaseAnalysis, Run};
+
+/// Identifier of the JSON document layout; bumped on any incompatible change.
+pub const JSON_SCHEMA: &str = "sizer.analyze/2";
+
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    schema: &'static str,
+    generator: String,
+    databases: &'a [DatabaseAnalysis],
+    hosts: &'a [crate::hosts::HostAnalysis],
+    #[serde(rename = "virtual")]
+    virtual_: &'a [crate::virt::VirtAnalysis],
+    reports: &'a [crate::analyze::Analysis],
+    failed: &'a [crate::analyze::Failure],
+    skipped: &'a [crate::analyze::Skipped],
+    duplicates: &'a [crate::analyze::Duplicate],
+    fleet: Fleet,
+}
+
+/// The fleet summaries' figures (`fleet` of the document).
+#[derive(Serialize)]
+struct Fleet {
+    databases: Option<crate::fleet::DatabaseFleet>,
+    hosts: Option<crate::fleet::HostFleet>,
+}
+
+/// Renders the run as one JSON document (see `docs/json-schema.md`).
+///
+/// # Errors
+/// I/O errors of `out`.
+pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    let doc = JsonDoc {
+        schema: JSON_SCHEMA,
+        generator: format!("sizer {}", env!("CARGO_PKG_VERSION")),
+        databases: &run.databases,
+        hosts: &run.hosts,
+        virtual_: &run.virtual_,
+        reports: &run.analyses,
+        failed: &run.failures,
+        skipped: &run.skipped,
+        duplicates: &run.duplicates,
+        fleet: Fleet {
+            databases: crate::fleet::databases(run),
+            hosts: crate::fleet::hosts(run),
+        },
+    };
+    // Keep the I/O error's kind (a closed pipe is not a failure for the caller).
+    serde_json::to_writer_pretty(&mut *out, &doc).map_err(|e| match e.io_error_kind() {
+        Some(kind) => io::Error::new(kind, e),
+        None => io::Error::other(e),
+    })?;
+    writeln!(out)
+}

@@ -1,0 +1,208 @@
+//! The fleet summaries: one row per database (`# Storage sizing: fleet summary`) and one row per
+//! host (`# OS disk logs: hosts summary`), with each platform's choice and the totals.
+
+use std::io::{self, Write};
+
+use crate::analyze::SizeOn;
+use crate::fleet::{DatabaseFleet, HostFleet, PlatformChoice};
+use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when};
+
+/// Short meanings of warning ids, for the fleet table's legend.
+pub(crate) fn warning_legend(id: &str) -> &'static str {
+    match id {
+        "rac_instance" => "a report covers one instance of a RAC database: the figures are a lower bound unless every instance's report is given",
+        "rac_partial" => "an interval lacks some RAC instance's report",
+        "pdb_report" => "PDB-level report: size from CDB-level reports",
+        "exadata" => "Exadata: a non-Exadata array would see a different IO profile",
+        "long_window" => "a report window much longer than an hour hides peaks",
+        "restart" => "an instance restarted inside an interval (left out)",
+        "overlap" => "overlapping reports: the longer one is left out",
+        "required_unknown" => "required IOPS unknown: sized on measured IOPS",
+        "io_profile_mismatch" => "IO Profile disagrees with Instance Activity Stats",
+        "all_flagged" => "every interval is flagged: approximate",
+        "cannot_size" => "no IOPS figure: not sized",
+        "slow-single-block-reads" | "slow-log-writes" => "slow storage today: measured IOPS may understate demand",
+        "parser" => "cells that could not be read",
+        _ => "see the database's section",
+    }
+}
+
+/// Header of a platform's column in a summary table.
+fn platform_header(id: &str) -> String {
+    match id {
+        "onprem" => "On-premises".to_string(),
+        "aws" => "AWS (USD/month)".to_string(),
+        "azure" => "Azure (USD/month)".to_string(),
+        "gcp" => "Google Cloud (USD/month)".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A summary table's cell for one platform: `count × tier` (with the cost when priced) or why
+/// none.
+fn choice_cell(c: &PlatformChoice) -> String {
+    match c {
+        PlatformChoice::NotSized => "–".into(),
+        PlatformChoice::NoneFeasible => "none feasible".into(),
+        PlatformChoice::Tier {
+            tier_id,
+            count,
+            monthly_cost_usd,
+        } => match monthly_cost_usd {
+            Some(c) => format!("{count} × {tier_id}: {}", fmt_num(*c, 2)),
+            None => format!("{count} × {tier_id}"),
+        },
+    }
+}
+
+/// Name of the sizing statistic in a summary (`time-weighted average`, `p95`).
+fn stat_name(size_on: SizeOn) -> String {
+    if size_on == SizeOn::Avg {
+        "time-weighted average".to_string()
+    } else {
+        size_on.name().to_string()
+    }
+}
+
+fn value_text(v: Option<f64>, decimals: u32) -> String {
+    match v {
+        Some(v) => fmt_num(v, decimals as usize),
+        None => "unknown".to_string(),
+    }
+}
+
+pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<()> {
+    let stat_name = stat_name(f.size_on);
+    writeln!(out, "# Storage sizing: fleet summary\n")?;
+    writeln!(
+        out,
+        "{} database(s) from {} report(s); each sized on the {stat_name} of its intervals plus headroom.{}{}{}\n",
+        f.databases,
+        f.reports,
+        match f.failed {
+            0 => String::new(),
+            n => format!(" {n} file(s) could not be analysed (see the end)."),
+        },
+        match f.skipped {
+            0 => String::new(),
+            n => format!(" {n} file(s) that are not reports were skipped."),
+        },
+        match f.duplicates {
+            0 => String::new(),
+            n => format!(" {n} duplicate report(s) counted once."),
+        },
+    )?;
+    if !f.capacity_given {
+        writeln!(
+            out,
+            "Capacity was not given (`--capacity`; AWR and Statspack reports carry no datafile size): drives and volumes are the minimum for the sized IOPS and MB/s, so each cloud price is that of a performance-only layout (no total is added up); give the data size for real costs.\n"
+        )?;
+    }
+    let header_stat = format!("Required IOPS ({stat_name})");
+    let platform_headers: Vec<String> = f.platforms.iter().map(|p| platform_header(p)).collect();
+    let mut headers: Vec<&str> = vec![
+        "Database",
+        "Reports",
+        "Intervals",
+        header_stat.as_str(),
+        "MB/s",
+        "Sized IOPS (+headroom)",
+        "DB buffer cache hit %",
+    ];
+    headers.extend(platform_headers.iter().map(String::as_str));
+    headers.push("Warnings");
+    let mut t = table(&headers);
+    for r in &f.rows {
+        let mut row = vec![
+            r.database.clone(),
+            r.reports.to_string(),
+            r.intervals.to_string(),
+            format!(
+                "{}{}",
+                value_text(r.iops, r.iops_decimals),
+                if r.measured { " (measured)" } else { "" }
+            ),
+            opt_num(r.total_mb_s, 2),
+            opt_num(r.sized_iops, 0),
+            value_text(r.cache_hit_pct, r.cache_hit_decimals),
+        ];
+        row.extend(r.choices.iter().map(choice_cell));
+        row.push(r.warnings.join(", "));
+        t.add_row(row);
+    }
+    let mut total = vec![
+        "Total (sum of databases)".to_string(),
+        f.totals.reports.to_string(),
+        f.totals.intervals.to_string(),
+        fmt_num(f.totals.iops, 2),
+        fmt_num(f.totals.total_mb_s, 2),
+        fmt_num(f.totals.sized_iops, 0),
+        String::new(),
+    ];
+    // Without a capacity every volume is a minimum-size one: a fleet total of those prices
+    // would read as a budget, so none is printed.
+    total.extend(
+        f.platforms
+            .iter()
+            .zip(&f.totals.monthly_cost_usd)
+            .map(|(id, c)| match c {
+                _ if id == "onprem" => String::new(),
+                Some(c) => fmt_num(*c, 2),
+                None => "no total: capacity not given".to_string(),
+            }),
+    );
+    total.push(String::new());
+    t.add_row(total);
+    right(&mut t, &[1, 2, 3, 4, 5, 6]);
+    writeln!(out, "{t}\n")?;
+    writeln!(
+        out,
+        "Each database's figures are the {stat_name} of its own intervals; the total adds them as if their peaks coincided (an upper bound for a shared array). Cache hit % is that of the interval whose IOPS is closest to the sizing figure.\n"
+    )?;
+    if !f.warnings.is_empty() {
+        writeln!(out, "Warnings:\n")?;
+        for id in &f.warnings {
+            writeln!(out, "- `{id}`: {}", warning_legend(id))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn write_host_fleet(out: &mut dyn Write, f: &HostFleet) -> io::Result<()> {
+    writeln!(out, "# OS disk logs: hosts summary\n")?;
+    let header_stat = format!("Host IOPS ({})", stat_name(f.size_on));
+    let platform_headers: Vec<String> = f.platforms.iter().map(|p| platform_header(p)).collect();
+    let mut headers: Vec<&str> = vec![
+        "Host",
+        "Logs",
+        "Intervals",
+        "Window",
+        header_stat.as_str(),
+        "MB/s",
+        "Sized IOPS (+headroom)",
+    ];
+    headers.extend(platform_headers.iter().map(String::as_str));
+    headers.push("Warnings");
+    let mut t = table(&headers);
+    for h in &f.rows {
+        let mut row = vec![
+            cell_text(&h.host),
+            h.logs.to_string(),
+            h.intervals.to_string(),
+            match (&h.begin, &h.end) {
+                (Some(_), Some(_)) => format!("{} → {}", when(&h.begin), when(&h.end)),
+                _ => "no time stamps".into(),
+            },
+            opt_num(h.total_iops, 2),
+            opt_num(h.total_mb_s, 2),
+            opt_num(h.sized_iops, 0),
+        ];
+        row.extend(h.choices.iter().map(choice_cell));
+        row.push(h.warnings.join(", "));
+        t.add_row(row);
+    }
+    right(&mut t, &[1, 2, 4, 5, 6]);
+    writeln!(out, "{t}\n")?;
+    Ok(())
+}

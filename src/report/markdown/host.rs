@@ -1,0 +1,250 @@
+//! The Markdown section of one host's OS disk logs: sources, host totals, devices, AWR side by
+//! side, warnings and recommendation.
+
+use std::io::{self, Write};
+
+use super::recommendation::write_recommendation;
+use crate::analyze::SizeOn;
+use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when, when_or_dash};
+
+/// Names of the host figures as the report prints them.
+pub(crate) fn host_figure_label(f: &str) -> &'static str {
+    match f {
+        "total_iops" => "IOPS (r/s + w/s + d/s, sysstat tps)",
+        "read_iops" => "r/s",
+        "write_iops" => "w/s",
+        "total_mb_s" => "MB/s (10^6 bytes/s), read + write + discard",
+        "read_mb_s" => "read MB/s",
+        "write_mb_s" => "write MB/s",
+        "avg_io_kib" => "average IO size, KiB",
+        "r_await_ms" => "r_await, ms",
+        "w_await_ms" => "w_await, ms",
+        "await_ms" => "await, ms",
+        "queue_depth" => "aqu-sz (queue depth)",
+        "util_pct" => "%util",
+        "svctm_ms" => "svctm, ms",
+        _ => "?",
+    }
+}
+
+pub(crate) fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) -> io::Result<()> {
+    writeln!(
+        out,
+        "# Host {}{}\n",
+        h.host,
+        h.os.as_deref()
+            .map(|o| format!(" ({o})"))
+            .unwrap_or_default()
+    )?;
+    for s in &h.sources {
+        let mut what = vec![
+            format!("{} report(s)", s.reports),
+            format!("{} interval(s) used", s.intervals),
+        ];
+        if s.since_boot_left_out > 0 {
+            what.push(format!(
+                "{} since-boot report(s) left out (averages since boot, not intervals; pass --iostat-y for logs taken with iostat -y)",
+                s.since_boot_left_out
+            ));
+        }
+        if s.summaries_left_out > 0 {
+            what.push(format!(
+                "{} Average/Summary report(s) not used",
+                s.summaries_left_out
+            ));
+        }
+        if s.duplicate_times > 0 {
+            what.push(format!(
+                "{} interval(s) already read from another file",
+                s.duplicate_times
+            ));
+        }
+        if s.skipped_count > 0 {
+            what.push(format!("{} line(s) left out", s.skipped_count));
+        }
+        if let Some(o) = s.date_order {
+            what.push(format!(
+                "dates read {}",
+                match o {
+                    sizer_parsers::disk::DateOrder::Mdy => "month first (MM/DD)",
+                    sizer_parsers::disk::DateOrder::Dmy => "day first (DD/MM)",
+                    sizer_parsers::disk::DateOrder::Ymd => "year first",
+                }
+            ));
+        }
+        if s.utc {
+            what.push("times in UTC".into());
+        }
+        writeln!(out, "- `{}` ({}): {}", s.file, s.format, what.join("; "))?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{}: {} interval(s){}. Host total: {}.\n",
+        match (&h.begin, &h.end) {
+            (Some(_), Some(_)) => format!("Window {} → {}", when(&h.begin), when(&h.end)),
+            _ => "No time stamps in the log (iostat without -t)".to_string(),
+        },
+        h.intervals,
+        h.interval_s
+            .map(|s| format!(" of {} s", fmt_num(s, if s.fract() == 0.0 { 0 } else { 1 })))
+            .unwrap_or_default(),
+        h.selection
+    )?;
+    writeln!(out, "## Host totals\n")?;
+    let mut t = table(&["Figure", "Average", "p50", "p95", "p99", "Max", "Peak at"]);
+    for (f, _) in crate::hosts::FIGURES.iter() {
+        let Some(st) = h.statistics.get(*f) else {
+            continue;
+        };
+        if st.n == 0 {
+            continue;
+        }
+        t.add_row(vec![
+            host_figure_label(f).to_string(),
+            opt_num(st.avg, 2),
+            opt_num(st.p50, 2),
+            opt_num(st.p95, 2),
+            opt_num(st.p99, 2),
+            opt_num(st.max, 2),
+            when_or_dash(&st.peak_end),
+        ]);
+    }
+    right(&mut t, &[1, 2, 3, 4, 5]);
+    writeln!(out, "{t}\n")?;
+    writeln!(
+        out,
+        "Averages are time-weighted; percentiles interpolate linearly between intervals. Latencies are weighted by each device's requests. Figures a log does not print are left out, never shown as 0.\n"
+    )?;
+    writeln!(out, "## Devices\n")?;
+    let mut t = table(&[
+        "Device",
+        "Role",
+        "In total",
+        "Samples",
+        "IOPS avg",
+        "IOPS p95",
+        "IOPS max",
+        "MB/s avg",
+        "MB/s p95",
+        "r_await avg",
+        "w_await avg",
+        "aqu-sz avg",
+        "%util avg / max",
+        "svctm avg",
+    ]);
+    let virtual_devs: Vec<&str> = h
+        .devices
+        .iter()
+        .filter(|d| d.role == "virtual" && !d.included)
+        .map(|d| d.device.as_str())
+        .collect();
+    for d in h
+        .devices
+        .iter()
+        .filter(|d| d.role != "virtual" || d.included)
+    {
+        let f = |n: &str| d.figures.get(n);
+        let g = |n: &str, which: fn(&crate::hosts::DeviceFigure) -> Option<f64>| {
+            f(n).and_then(which)
+                .map(|v| fmt_num(v, 2))
+                .unwrap_or_else(|| "–".into())
+        };
+        t.add_row(vec![
+            cell_text(&d.device),
+            d.role.to_string(),
+            if d.included { "yes" } else { "no" }.to_string(),
+            d.samples.to_string(),
+            g("total_iops", |x| x.avg),
+            g("total_iops", |x| x.p95),
+            g("total_iops", |x| x.max),
+            g("total_mb_s", |x| x.avg),
+            g("total_mb_s", |x| x.p95),
+            g("r_await_ms", |x| x.avg),
+            g("w_await_ms", |x| x.avg),
+            g("queue_depth", |x| x.avg),
+            match f("util_pct") {
+                Some(u) => format!("{} / {}", opt_num(u.avg, 2), opt_num(u.max, 2)),
+                None => "–".into(),
+            },
+            g("svctm_ms", |x| x.avg),
+        ]);
+    }
+    right(&mut t, &[3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    writeln!(out, "{t}\n")?;
+    if !virtual_devs.is_empty() {
+        writeln!(
+            out,
+            "Not listed: {} loop, RAM, optical and floppy device(s) ({}), never part of the host total.\n",
+            virtual_devs.len(),
+            virtual_devs.join(", ")
+        )?;
+    }
+    writeln!(
+        out,
+        "Device figures are means of the samples (latencies and IO sizes weighted by the requests behind them). `%util` and `svctm` are shown, never used for sizing: a device that serves requests in parallel (NVMe, RAID, SAN LUN) can be 100 % busy with room to spare.\n"
+    )?;
+    if !h.awr.is_empty() {
+        writeln!(out, "## AWR and OS side by side\n")?;
+        let mut t = table(&[
+            "Database / instance",
+            "AWR interval",
+            "AWR IOPS (read + write total)",
+            "OS IOPS",
+            "AWR MB/s",
+            "OS MB/s",
+            "OS coverage",
+        ]);
+        for a in &h.awr {
+            t.add_row(vec![
+                format!("{} / {}", a.database, a.instance),
+                format!("{} → {}", when(&a.begin), when(&a.end)),
+                opt_num(a.awr_iops, 2),
+                opt_num(a.os_iops, 2),
+                opt_num(a.awr_mb_s, 2),
+                opt_num(a.os_mb_s, 2),
+                format!("{} %", fmt_num(100.0 * a.covered_s / a.awr_s.max(1.0), 0)),
+            ]);
+        }
+        right(&mut t, &[2, 3, 4, 5, 6]);
+        writeln!(out, "{t}\n")?;
+        writeln!(
+            out,
+            "The OS sees every process on the host (and, for SAN LUNs shared with other hosts, not the whole array); AWR sees one database. OS figures are time-weighted over the OS intervals that end inside the AWR interval.\n"
+        )?;
+    }
+    if !h.warnings.is_empty() {
+        writeln!(out, "## Warnings\n")?;
+        for w in &h.warnings {
+            writeln!(out, "- `{}`: {}", w.id, w.message)?;
+        }
+        writeln!(out)?;
+    }
+    match &h.recommendation {
+        Some(r) => {
+            writeln!(
+                out,
+                "Sized on the {} of the host total IOPS: {} IOPS, {} MB/s ({}).\n",
+                if h.size_on == SizeOn::Avg {
+                    "time-weighted average".to_string()
+                } else {
+                    h.size_on.name().to_string()
+                },
+                fmt_num(h.demand.required_iops, 2),
+                fmt_num(h.demand.read_mb_s + h.demand.write_mb_s, 2),
+                if h.demand.read_iops + h.demand.write_iops > 0.0 {
+                    format!(
+                        "{} r/s, {} w/s",
+                        fmt_num(h.demand.read_iops, 2),
+                        fmt_num(h.demand.write_iops, 2)
+                    )
+                } else {
+                    "read/write split unknown".to_string()
+                },
+            )?;
+            write_recommendation(out, r)?;
+        }
+        None => writeln!(out, "No recommendation: see the warnings.\n")?,
+    }
+    Ok(())
+}

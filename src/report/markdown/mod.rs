@@ -1,0 +1,62 @@
+//! The Markdown renderer: [`markdown`] writes a run as one document, section by section.
+//!
+//! Order: the database fleet summary (more than one database), each database, the hosts summary
+//! (more than one host), each host, each vSAN cluster or ESXi host, then the files not read.
+//! Each subject has its own module; `recommendation` is shared by all three.
+
+use std::io::{self, Write};
+
+use crate::analyze::Run;
+
+mod database;
+mod fleet;
+mod host;
+mod recommendation;
+mod unread;
+mod virtual_cluster;
+
+use database::write_database;
+use fleet::{write_fleet, write_host_fleet};
+use host::write_host;
+use unread::write_unread;
+use virtual_cluster::write_virtual;
+
+/// Renders the run as Markdown: a fleet summary (when there is more than one database), one
+/// section per database, then the files not analysed, skipped and duplicated.
+///
+/// # Errors
+/// Only I/O errors of `out`.
+pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    if run.databases.len() > 1 {
+        if let Some(f) = crate::fleet::databases(run) {
+            write_fleet(out, &f)?;
+        }
+    }
+    for (i, d) in run.databases.iter().enumerate() {
+        if i > 0 || run.databases.len() > 1 {
+            writeln!(out, "---\n")?;
+        }
+        write_database(out, d)?;
+    }
+    if run.hosts.len() > 1 {
+        if !run.databases.is_empty() {
+            writeln!(out, "---\n")?;
+        }
+        if let Some(f) = crate::fleet::hosts(run) {
+            write_host_fleet(out, &f)?;
+        }
+    }
+    for (i, h) in run.hosts.iter().enumerate() {
+        if i > 0 || !run.databases.is_empty() || run.hosts.len() > 1 {
+            writeln!(out, "---\n")?;
+        }
+        write_host(out, h)?;
+    }
+    for (i, v) in run.virtual_.iter().enumerate() {
+        if i > 0 || !run.databases.is_empty() || !run.hosts.is_empty() {
+            writeln!(out, "---\n")?;
+        }
+        write_virtual(out, v)?;
+    }
+    write_unread(out, run)
+}

@@ -1,0 +1,20 @@
+//! Renderers: Markdown for people, JSON for machines. Both take a writer and finished results.
+//!
+//! Flow: the engine hands a finished [`Run`](crate::analyze::Run) (or the rule set, for
+//! `sizer tiers`) to one renderer, which writes it to an [`std::io::Write`]. The renderers compute
+//! nothing: `fmt` formats numbers and table cells, `markdown` has one module per subject
+//! (database, host, virtual cluster, fleet, files not read), `json` serializes the run and
+//! `tiers` words the catalogue.
+//!
+//! The JSON document is specified in `docs/json-schema.md`.
+
+mod fmt;
+mod json;
+mod markdown;
+mod tiers;
+pub mod wording;
+
+pub use fmt::fmt_num;
+pub use json::{json, JSON_SCHEMA};
+pub use markdown::markdown;
+pub use tiers::{tiers_json, tiers_markdown};

@@ -1,0 +1,386 @@
+//! Sizing a cloud volume tier: 1..=max_volumes equal volumes, the fewest (or cheapest) that fit.
+
+use super::volume::*;
+use super::*;
+
+/// Size a cloud volume tier: try 1..=max_volumes equal volumes, each serving
+/// 1/n of the counted IOPS, throughput and capacity; keep the fewest (or cheapest)
+/// that fits. Tiers whose performance belongs to the VM (`per_vm_pool`) get one
+/// volume. I/O request charges = per_million_io × required IOPS × seconds
+/// per month / 10^6 (no headroom: it bills actual requests).
+pub(crate) fn size_cloud(
+    tier: &Tier,
+    spec: &CloudVolumeSpec,
+    platform: Option<&Platform>,
+    instance: Option<&Instance>,
+    policy: &CloudPolicy,
+    hours_per_month: f64,
+    w: &Workload,
+) -> TierOption {
+    let mut o = base_option(tier, Unit::Volume);
+    let u = unit_text(spec);
+    // The demand's throughput in the tier's unit.
+    let mut need_t = if spec.throughput_decimal {
+        w.sized_mb_s
+    } else {
+        w.sized_mib_s
+    };
+
+    // IO-size accounting: requests larger than the IO unit count as several.
+    let mut counted = w.sized_iops;
+    // Requests per read and per write as the provider counts them (1 when not split).
+    let mut parts_rw = (1.0, 1.0);
+    if let Some(unit) = spec.volume.io_unit_kib {
+        let mut extra = 0.0;
+        for (avg, rate, what) in [
+            (w.avg_read_kib, w.read_fe, "read"),
+            (w.avg_write_kib, w.write_fe, "write"),
+        ] {
+            if let Some(a) = avg.filter(|a| *a > unit) {
+                let parts = ceil_eps(a / unit);
+                if what == "read" {
+                    parts_rw.0 = parts;
+                } else {
+                    parts_rw.1 = parts;
+                }
+                extra += (parts - 1.0) * rate;
+                o.note(format!(
+                    "average {what} {} KiB > {} KiB IO unit: each {what} counts as {} requests (from the average size: a mix of small and large requests counts differently, by about ±20 %)",
+                    fmt_num(a, 1),
+                    fmt_trim(unit),
+                    fmt_trim(parts)
+                ));
+            }
+        }
+        if extra > 0.0 {
+            counted += extra;
+            o.counted_iops = Some(counted);
+        }
+        if spec.volume.small_io_counts_full_unit {
+            let unit_t = unit * 1024.0 / if spec.throughput_decimal { MB } else { MIB };
+            let t_units = counted * unit_t;
+            if t_units > need_t + EPS {
+                o.binding_limits.push(format!(
+                    "each IO of up to {} KiB counts as a full {} KiB unit: {} IOPS use {} {u} of the volume's throughput (measured {} {u}; merging of sequential IOs not assumed)",
+                    fmt_trim(unit),
+                    fmt_trim(unit),
+                    q(counted),
+                    q(t_units),
+                    q(need_t)
+                ));
+                need_t = t_units;
+            }
+        }
+    }
+    if spec.volume.io_unit_kib.is_none()
+        && [w.avg_read_kib, w.avg_write_kib]
+            .iter()
+            .any(|a| a.is_some_and(|k| k > 256.0))
+    {
+        o.note(
+            "large requests are counted one each: the catalogue's sources give no IO unit for this tier"
+                .to_string(),
+        );
+    }
+    if w.capacity_gib.is_none() {
+        o.note(
+            "capacity not given: volume size is the minimum that reaches the IOPS and throughput - add your data size"
+                .to_string(),
+        );
+    }
+
+    // Host (instance) caps.
+    if let Some(i) = instance {
+        if i.tiers_unavailable.iter().any(|t| t == &tier.id) {
+            o.infeasible_reason = Some(format!(
+                "{} cannot attach this tier ({})",
+                i.id,
+                i.source.split(';').next().unwrap_or(&i.source).trim()
+            ));
+            return o;
+        }
+        let (max_iops, max_mb_s) = i.caps_for(&tier.id);
+        if counted > max_iops + EPS {
+            o.infeasible_reason = Some(format!(
+                "needs {} IOPS > {} IOPS, the most one {} can drive (instance cap)",
+                q(counted),
+                q(max_iops),
+                i.id
+            ));
+            return o;
+        }
+        if w.sized_mb_s > max_mb_s + EPS {
+            o.infeasible_reason = Some(format!(
+                "needs {} MB/s > {} MB/s, the most one {} can drive (instance cap)",
+                q(w.sized_mb_s),
+                q(max_mb_s),
+                i.id
+            ));
+            return o;
+        }
+        o.binding_limits.push(format!(
+            "within the {} cap of {} IOPS and {} MB/s",
+            i.id,
+            fmt_trim(max_iops),
+            fmt_trim(max_mb_s)
+        ));
+    } else if let Some(p) = platform {
+        if let Some(max) = p.instance_max_iops.filter(|m| counted > *m + EPS) {
+            o.infeasible_reason = Some(format!(
+                "needs {} IOPS > {} IOPS, the most one {} host can drive (platform cap)",
+                q(counted),
+                fmt_trim(max),
+                p.id
+            ));
+            return o;
+        }
+        if let Some(max) = p.instance_max_mb_s.filter(|m| w.sized_mb_s > *m + EPS) {
+            o.infeasible_reason = Some(format!(
+                "needs {} MB/s > {} MB/s, the most one {} host can drive (platform cap)",
+                q(w.sized_mb_s),
+                fmt_trim(max),
+                p.id
+            ));
+            return o;
+        }
+    }
+
+    let cap = w.capacity_gib.unwrap_or(0.0);
+    let max_n = if spec.volume.per_vm_pool {
+        1
+    } else {
+        policy.max_volumes.max(1)
+    };
+    let mut best: Option<(u32, VolConfig, f64)> = None;
+    // The fewest volumes that fit, and the error of the count below them.
+    let mut first: Option<(u32, VolConfig, f64)> = None;
+    let mut err_before_first: Option<String> = None;
+    let mut last_err = String::new();
+    let mut prev_err: Option<String> = None;
+    let mut err_before_best: Option<String> = None;
+    // Every count that fits, with its cost and the error of the count below it.
+    let mut fits: Vec<(u32, VolConfig, f64, Option<String>)> = Vec::new();
+    for n in 1..=max_n {
+        let nf = f64::from(n);
+        let need = VolNeed {
+            iops: counted / nf,
+            t: need_t / nf,
+            gib: cap / nf,
+            peak_s: w.peak_minutes.map(|m| m * 60.0),
+            // The average in the same units as the peak (IO-unit accounting scales both).
+            mean_iops: w
+                .mean_iops
+                .map(|m| m * counted / w.sized_iops.max(EPS) / nf),
+        };
+        match configure_volume(spec, &need) {
+            Ok(v) => {
+                let raised = v.iops_raised_for_throughput;
+                // Unknown price: compare by count only (the first fit wins).
+                let total = volume_cost(spec, &v)
+                    .map(|(s, i, t)| nf * (s + i + t))
+                    .unwrap_or(f64::INFINITY);
+                if first.is_none() {
+                    first = Some((n, v.clone(), total));
+                    err_before_first = prev_err.clone();
+                }
+                fits.push((n, v.clone(), total, prev_err.clone()));
+                let better = match &best {
+                    None => true,
+                    Some((_, _, c)) => total < *c - 1e-9,
+                };
+                if better {
+                    err_before_best = prev_err.clone();
+                    best = Some((n, v, total));
+                }
+                // "fewest" (and "cheapest" without a capacity, which keeps the fewest) stops at
+                // the first count that fits, unless that count only fits by buying IOPS for
+                // throughput: then more volumes may cost less.
+                let keeps_fewest =
+                    policy.volume_count == VolumeCountPolicy::Fewest || w.capacity_gib.is_none();
+                if keeps_fewest && !raised {
+                    break;
+                }
+            }
+            Err(e) => {
+                prev_err = Some(e.clone());
+                last_err = e;
+            }
+        }
+    }
+    // "cheapest" takes the fewest volumes whose cost is within min_saving_pct of the cheapest
+    // count: (fewest-fit n, its cost, chosen cost, cheapest n, cheapest cost).
+    let mut saving: Option<(u32, f64, f64, u32, f64)> = None;
+    // Without a data size every volume is a minimum-size one, and a stripe of them would be an
+    // artefact of the missing capacity: the fewest volumes that fit are kept.
+    let cheapest = policy.volume_count == VolumeCountPolicy::Cheapest && w.capacity_gib.is_some();
+    if policy.volume_count == VolumeCountPolicy::Cheapest && !cheapest {
+        // As "fewest": the first count that fits, unless it fits only by buying IOPS for
+        // throughput (then the cheapest count, as the loop found).
+        if let Some((fn_, fv, fc)) = &first {
+            if !fv.iops_raised_for_throughput {
+                best = Some((*fn_, fv.clone(), *fc));
+                err_before_best = err_before_first.clone();
+            }
+        }
+    }
+    if cheapest {
+        if let (Some((bn, _, bc)), Some((fn_, fv, fc))) = (best.clone(), first.clone()) {
+            if bn != fn_ && fc.is_finite() {
+                let within = bc * (1.0 + policy.min_saving_pct / 100.0) + 1e-9;
+                match fits.iter().find(|f| f.2 <= within) {
+                    Some((n, v, c, e)) if *n != fn_ => {
+                        saving = Some((fn_, fc, *c, bn, bc));
+                        best = Some((*n, v.clone(), *c));
+                        err_before_best = e.clone();
+                    }
+                    _ => {
+                        best = Some((fn_, fv, fc));
+                        err_before_best = err_before_first.clone();
+                    }
+                }
+            }
+        }
+    }
+    let Some((n, v, _)) = best else {
+        o.infeasible_reason = Some(if max_n > 1 {
+            format!("even striped across {max_n} volumes (cloud.max_volumes): {last_err}")
+        } else if spec.volume.per_vm_pool {
+            format!("{last_err} (performance is per VM: striping does not add to it)")
+        } else {
+            last_err
+        });
+        return o;
+    };
+
+    let nf = f64::from(n);
+    let to_mib = |t: f64| {
+        if spec.throughput_decimal {
+            mb_to_mib(t)
+        } else {
+            t
+        }
+    };
+    o.feasible = true;
+    o.count = n;
+    o.size_per_unit_gib = v.size_gib;
+    o.total_gib = nf * v.size_gib;
+    o.usable_gib = o.total_gib;
+    o.iops_capability = nf * v.iops;
+    o.provisioned_iops = Some(nf * v.iops);
+    o.provisioned_iops_per_unit = Some(v.iops);
+    o.throughput_mib_s = Some(nf * to_mib(v.t));
+    o.throughput_mib_s_per_unit = Some(to_mib(v.t));
+    o.size_name = v.row.as_ref().map(|r| r.name.clone());
+    o.bursting = v.bursting;
+    match volume_cost(spec, &v) {
+        Some((s, i, t)) => {
+            // Requests billed: the measured reads and writes (no headroom, no formula margin),
+            // each counted in the tier's IO units.
+            let billed = w.measured_rw.0 * parts_rw.0 + w.measured_rw.1 * parts_rw.1;
+            let io_requests = spec
+                .price
+                .per_million_io
+                .map(|p| p * billed * hours_per_month * 3600.0 / 1e6)
+                .unwrap_or(0.0);
+            // Each component in cents, and the total their sum, so an itemised quote adds up.
+            let c = |x: f64| (x * 100.0).round() / 100.0;
+            let breakdown = CostBreakdown {
+                storage_usd: c(nf * s),
+                iops_usd: c(nf * i),
+                throughput_usd: c(nf * t),
+                io_requests_usd: c(io_requests),
+            };
+            o.monthly_cost_usd = Some(
+                breakdown.storage_usd
+                    + breakdown.iops_usd
+                    + breakdown.throughput_usd
+                    + breakdown.io_requests_usd,
+            );
+            if billed > 0.0 && spec.price.per_million_io.is_some() {
+                o.binding_limits.push(format!(
+                    "requests billed: {} measured requests/s in IO units × 3,600 × {} h",
+                    q(billed),
+                    fmt_trim(hours_per_month)
+                ));
+            }
+            o.cost_breakdown = Some(breakdown);
+        }
+        None => {
+            o.cost_note = Some(match (&v.row, &spec.price.no_list_price) {
+                (Some(r), _) => CostNote::RowUnpriced {
+                    row: r.name.clone(),
+                },
+                (None, Some(why)) => CostNote::Catalogue(why.clone()),
+                (None, None) => CostNote::NotInCatalogue,
+            });
+        }
+    }
+    if let Some((fn_, fc, c, bn, bc)) = saving {
+        let tail = if bn == n {
+            "the cheapest count".to_string()
+        } else {
+            format!(
+                "the fewest within {} % of the cheapest count ({bn} volumes, {})",
+                fmt_trim(policy.min_saving_pct),
+                usd_month(bc)
+            )
+        };
+        o.binding_limits.push(format!(
+            "striped across {n} volumes: {} % cheaper than the fewest that fit ({fn_} volume{}: {} vs {}); {tail} (cloud.min_saving_pct)",
+            fmt_num((1.0 - c / fc) * 100.0, 0),
+            if fn_ == 1 { "" } else { "s" },
+            usd_month(c),
+            usd_month(fc),
+        ));
+    } else if n > 1 {
+        match (cheapest, err_before_best) {
+            (false, Some(e)) => o.binding_limits.push(format!(
+                "striped across {n} volumes: with {} volume(s): {e}",
+                n - 1
+            )),
+            (false, None) => o.binding_limits.push(format!(
+                "striped across {n} volumes: fewer volumes fit only by provisioning IOPS for throughput, at a higher cost"
+            )),
+            (true, Some(e)) => o.binding_limits.push(format!(
+                "striped across {n} volumes, the fewest that fit: with {} volume(s): {e}",
+                n - 1
+            )),
+            (true, None) => o
+                .binding_limits
+                .push(format!("striped across {n} volumes (cheapest count)")),
+        }
+    }
+    if spec.volume.per_vm_pool {
+        o.note(
+            "performance is per VM (baseline + per-GiB rate of all volumes of this type, up to the VM's cap): one volume of the total size is shown; splitting it changes nothing"
+                .to_string(),
+        );
+        match instance {
+            // What the VM delivers: the size's rate, up to the VM's cap.
+            Some(i) => {
+                let (max_iops, max_mb_s) = i.caps_for(&tier.id);
+                if o.iops_capability > max_iops {
+                    o.iops_capability = max_iops;
+                    o.provisioned_iops = Some(max_iops);
+                    o.provisioned_iops_per_unit = Some(max_iops);
+                }
+                let cap_mib = mb_to_mib(max_mb_s);
+                if o.throughput_mib_s.is_some_and(|t| t > cap_mib) {
+                    o.throughput_mib_s = Some(cap_mib);
+                    o.throughput_mib_s_per_unit = Some(cap_mib);
+                }
+            }
+            None => o.note(
+                "its IOPS and MiB/s maximums are the best case per VM (the largest machine types); smaller VMs cap lower: give --instance"
+                    .to_string(),
+            ),
+        }
+    }
+    o.binding_limits.extend(v.binding);
+    o.notes.extend(v.notes.into_iter().map(OptionNote::Text));
+    if w.capacity_gib.is_some() && o.binding_limits.is_empty() {
+        o.binding_limits
+            .push("capacity: volume size set by the data size".to_string());
+    }
+    o
+}

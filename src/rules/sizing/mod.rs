@@ -1,0 +1,323 @@
+//! Configuration and cost of one tier for one workload: drive counts for
+//! arrays, volume count / size / provisioned IOPS and throughput for cloud
+//! volumes. Formulas and sources: docs/rules.md § Formulas.
+//!
+//! `size_drive_array` sizes an on-premises array here; `cloud::size_cloud` tries 1..n equal
+//! volumes, each configured by `volume` (size, provisioned IOPS and throughput, burst, cost).
+
+mod cloud;
+mod volume;
+
+pub(crate) use cloud::size_cloud;
+
+use crate::rules::findings::{CostNote, Note};
+use crate::rules::num::{fmt_num, fmt_trim};
+use crate::rules::schema::{
+    CloudPolicy, CloudVolumeSpec, DriveSpec, Instance, IopsModel, OnpremPolicy, Platform, RaidSpec,
+    SizeRow, SizeTable, ThroughputModel, Tier, VolumeCountPolicy,
+};
+use crate::rules::{CostBreakdown, Demand, OptionNote, TierOption, Unit};
+
+/// Bytes per GB (10^9) and per GiB (2^30).
+pub(super) const GB: f64 = 1e9;
+pub(super) const GIB: f64 = 1_073_741_824.0;
+/// Bytes per MB (10^6) and per MiB (2^20).
+pub(super) const MB: f64 = 1e6;
+pub(super) const MIB: f64 = 1_048_576.0;
+
+/// Tolerance for float comparisons against limits (IOPS, MiB/s, GiB).
+pub(super) const EPS: f64 = 1e-9;
+
+/// ceil that ignores float noise just above an integer (8.000000000001 → 8).
+pub(crate) fn ceil_eps(x: f64) -> f64 {
+    (x - 1e-9 * x.abs().max(1.0)).ceil().max(0.0)
+}
+
+/// A quantity for a message: no decimals when (nearly) whole, else 2, so a
+/// limit like 100 is never shown as the demand 100.19 rounded to "100".
+pub(super) fn q(x: f64) -> String {
+    if (x - x.round()).abs() < 1e-6 {
+        fmt_num(x, 0)
+    } else {
+        fmt_num(x, 2)
+    }
+}
+
+/// `$1,234.56/month`.
+pub(super) fn usd_month(x: f64) -> String {
+    format!("${}/month", fmt_num(x, 2))
+}
+
+/// MB/s (10^6 B/s) → MiB/s (2^20 B/s).
+pub(crate) fn mb_to_mib(mb_s: f64) -> f64 {
+    mb_s * MB / MIB
+}
+
+/// The demand after headroom, split for the sizing formulas.
+#[derive(Debug, Clone)]
+pub(crate) struct Workload {
+    /// Required IOPS before headroom.
+    pub(crate) required_iops: f64,
+    /// required × k.
+    pub(crate) sized_iops: f64,
+    /// Front-end reads/s after headroom (R of tier-catalog §4.2).
+    pub(crate) read_fe: f64,
+    /// Front-end writes/s after headroom (W), including any part of required
+    /// IOPS beyond read + write (e.g. redo writes).
+    pub(crate) write_fe: f64,
+    /// (read + write MB/s) × k, MB/s 10^6.
+    pub(crate) sized_mb_s: f64,
+    /// sized_mb_s in MiB/s.
+    pub(crate) sized_mib_s: f64,
+    /// Capacity asked for, GiB (None = not given).
+    pub(crate) capacity_gib: Option<f64>,
+    pub(crate) avg_read_kib: Option<f64>,
+    pub(crate) avg_write_kib: Option<f64>,
+    /// Minutes the sized load lasts ([`Demand::peak_minutes`]).
+    pub(crate) peak_minutes: Option<f64>,
+    /// Long-run average IOPS × headroom factor ([`Demand::mean_iops`]).
+    pub(crate) mean_iops: Option<f64>,
+    /// Measured read and write requests/s, without headroom or formula margin (for
+    /// per-request charges).
+    pub(crate) measured_rw: (f64, f64),
+    /// Notes about how the demand was read (split assumptions, ignored values).
+    pub(crate) notes: Vec<Note>,
+}
+
+pub(super) fn finite_nonneg(v: f64, name: &str, notes: &mut Vec<Note>) -> f64 {
+    if v.is_finite() && v >= 0.0 {
+        v
+    } else {
+        notes.push(Note::NotFiniteNonNegative {
+            name: name.to_string(),
+            value: v,
+        });
+        0.0
+    }
+}
+
+impl Workload {
+    /// `dec`: decimals to quote the demand's own figures with (the source's precision).
+    pub(crate) fn new(d: &Demand, headroom_pct: f64, dec: usize) -> Workload {
+        let mut notes = Vec::new();
+        let k = 1.0 + headroom_pct / 100.0;
+        let req = finite_nonneg(d.required_iops, "required_iops", &mut notes);
+        let r = finite_nonneg(d.read_iops, "read_iops", &mut notes);
+        let w = finite_nonneg(d.write_iops, "write_iops", &mut notes);
+        let rmb = finite_nonneg(d.read_mb_s, "read_mb_s", &mut notes);
+        let wmb = finite_nonneg(d.write_mb_s, "write_mb_s", &mut notes);
+        let rw = r + w;
+        let (re, we) = if rw <= 0.0 {
+            if req > 0.0 {
+                notes.push(Note::SplitUnknownAllWrites);
+            }
+            (0.0, req)
+        } else if (req - rw).abs() <= 1e-9 * rw.max(1.0) {
+            (r, w)
+        } else if req > rw {
+            notes.push(Note::RequiredAboveReadWrite {
+                required: req,
+                read_write: rw,
+                decimals: dec as u32,
+            });
+            (r, w + (req - rw))
+        } else {
+            let f = req / rw;
+            notes.push(Note::RequiredBelowReadWrite {
+                required: req,
+                read_write: rw,
+                decimals: dec as u32,
+                factor: f,
+            });
+            (r * f, w * f)
+        };
+        let capacity_gib = match d.capacity_gib {
+            Some(c) if c.is_finite() && c > 0.0 => Some(c),
+            Some(c) => {
+                notes.push(Note::CapacityIgnored { given: c });
+                None
+            }
+            None => None,
+        };
+        let sized_mb_s = (rmb + wmb) * k;
+        Workload {
+            required_iops: req,
+            sized_iops: req * k,
+            read_fe: re * k,
+            write_fe: we * k,
+            sized_mb_s,
+            sized_mib_s: mb_to_mib(sized_mb_s),
+            capacity_gib,
+            avg_read_kib: d.avg_read_kib.filter(|x| x.is_finite() && *x > 0.0),
+            avg_write_kib: d.avg_write_kib.filter(|x| x.is_finite() && *x > 0.0),
+            peak_minutes: d.peak_minutes.filter(|x| x.is_finite() && *x > 0.0),
+            mean_iops: d
+                .mean_iops
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(|m| m * k),
+            measured_rw: if rw > 0.0 { (r, w) } else { (0.0, req) },
+            notes,
+        }
+    }
+}
+
+pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
+    TierOption {
+        tier_id: tier.id.clone(),
+        name: tier.name.clone(),
+        platform: tier.platform.clone(),
+        media: tier.media.clone(),
+        latency: tier.latency.clone(),
+        feasible: false,
+        infeasible_reason: None,
+        unit,
+        count: 0,
+        size_per_unit_gib: 0.0,
+        total_gib: 0.0,
+        usable_gib: 0.0,
+        iops_capability: 0.0,
+        provisioned_iops: None,
+        provisioned_iops_per_unit: None,
+        throughput_mib_s: None,
+        throughput_mib_s_per_unit: None,
+        backend_iops: None,
+        counted_iops: None,
+        size_name: None,
+        bursting: false,
+        latency_ms: None,
+        latency_check: Vec::new(),
+        lost_because: None,
+        drives_for_iops: None,
+        drives_for_capacity: None,
+        monthly_cost_usd: None,
+        cost_breakdown: None,
+        cost_note: None,
+        binding_limits: Vec::new(),
+        notes: tier.notes.iter().cloned().map(OptionNote::Text).collect(),
+        rule_score: 0,
+        preferred_by: Vec::new(),
+        avoided_by: Vec::new(),
+        sources: tier.sources(),
+    }
+}
+
+/// Size an on-premises drive array (tier-catalog §4.2):
+/// back-end = R × (1 − array read hit) + W × (1 − write coalescing) × penalty;
+/// drives for IOPS = ceil(back-end / drive IOPS); drives for capacity =
+/// whole groups × group width; then at least `min_drives`, rounded up to a
+/// multiple of `group_width`. Cost: none (no public list price).
+pub(crate) fn size_drive_array(
+    tier: &Tier,
+    drive: &DriveSpec,
+    raid: &RaidSpec,
+    policy: &OnpremPolicy,
+    w: &Workload,
+) -> TierOption {
+    let mut o = base_option(tier, Unit::Drive);
+    let hit = policy.array_read_hit_pct / 100.0;
+    let coalesce = policy.write_coalesce_pct / 100.0;
+    let backend = w.read_fe * (1.0 - hit) + w.write_fe * (1.0 - coalesce) * raid.write_penalty;
+    let width = f64::from(raid.group_width);
+    let size_gib = drive.size_gb * GB / GIB;
+    let usable_per_group = f64::from(raid.data_drives_per_group) * size_gib;
+
+    let n_iops = ceil_eps(backend / drive.iops);
+    let n_cap = w
+        .capacity_gib
+        .map(|c| ceil_eps(c / usable_per_group) * width);
+    let raw = n_iops
+        .max(n_cap.unwrap_or(0.0))
+        .max(f64::from(raid.min_drives));
+    let n = ceil_eps(raw / width) * width;
+
+    let fe = w.read_fe + w.write_fe;
+    o.backend_iops = Some(backend);
+    o.drives_for_iops = Some(n_iops as u32);
+    o.drives_for_capacity = n_cap.map(|x| x as u32);
+    o.count = n as u32;
+    o.size_per_unit_gib = size_gib;
+    o.total_gib = n * size_gib;
+    o.usable_gib = n / width * usable_per_group;
+    // Front-end IOPS the drives serve at this read/write mix.
+    o.iops_capability = if backend > 0.0 {
+        n * drive.iops * fe / backend
+    } else {
+        n * drive.iops
+    };
+    o.cost_note = Some(CostNote::OnpremArray);
+
+    let read_part = if hit > 0.0 {
+        format!(
+            "{} reads × (1 − {} array read hit)",
+            fmt_num(w.read_fe, 2),
+            fmt_trim(hit)
+        )
+    } else {
+        format!("{} reads", fmt_num(w.read_fe, 2))
+    };
+    let write_part = if coalesce > 0.0 {
+        format!(
+            "{} writes × (1 − {} coalescing) × {}",
+            fmt_num(w.write_fe, 2),
+            fmt_trim(coalesce),
+            fmt_trim(raid.write_penalty)
+        )
+    } else {
+        format!(
+            "{} writes × {}",
+            fmt_num(w.write_fe, 2),
+            fmt_trim(raid.write_penalty)
+        )
+    };
+    let iops_text = format!(
+        "IOPS: back-end {read_part} + {write_part} = {} IOPS / {} IOPS per drive = {} drives",
+        fmt_num(backend, 2),
+        fmt_trim(drive.iops),
+        n_iops
+    );
+    let cap_text = n_cap.map(|nc| {
+        format!(
+            "capacity: {} GiB / {} GiB usable per {}-drive group = {} drives",
+            fmt_num(w.capacity_gib.unwrap_or(0.0), 0),
+            fmt_num(usable_per_group, 1),
+            raid.group_width,
+            nc
+        )
+    });
+    let min = f64::from(raid.min_drives);
+    if n_iops >= n_cap.unwrap_or(0.0) && n_iops >= min {
+        o.binding_limits.push(iops_text);
+    } else if n_cap.unwrap_or(0.0) > n_iops && n_cap.unwrap_or(0.0) >= min {
+        o.binding_limits.extend(cap_text);
+    } else {
+        o.binding_limits.push(format!(
+            "minimum {} drives for {} (IOPS alone need {n_iops})",
+            raid.min_drives, raid.level
+        ));
+    }
+    if n > raw {
+        o.binding_limits.push(format!(
+            "rounded up from {raw} to whole {}-drive {} groups",
+            raid.group_width, raid.level
+        ));
+    }
+    if drive.size_is_assumption {
+        o.note(format!(
+            "drive size {} GB is an assumption (set [tier.drive].size_gb in a --rules copy)",
+            fmt_trim(drive.size_gb)
+        ));
+    }
+    if w.capacity_gib.is_none() {
+        o.note("capacity not given: drives counted for IOPS only".to_string());
+    }
+    o.note("throughput (MB/s) per drive is not modelled (no sourced figure)".to_string());
+    if n > f64::from(policy.max_drives) {
+        o.infeasible_reason = Some(format!(
+            "needs {} drives > max_drives {} ([onprem] in sizing.toml)",
+            n, policy.max_drives
+        ));
+    } else {
+        o.feasible = true;
+    }
+    o
+}
