@@ -2,7 +2,7 @@
 //! (see [`crate::ingest`], [`crate::subject::host`] and [`crate::subject::side_by_side`]).
 
 pub use crate::figures::{HostFigures, FIGURES};
-pub use crate::ingest::{ingest_iostat_stream, ingest_log, HostSource, Ingest};
+pub use crate::ingest::{HostSource, Ingest};
 pub use crate::settings::{DeviceSelection, DeviceSettings};
 pub use crate::subject::host::AwrSideBySide;
 pub use crate::subject::host::{

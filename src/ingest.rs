@@ -1,13 +1,14 @@
-//! Reading one file: bytes → parser → a reduced source for one subject.
+//! Reading one file: bytes → parser → the engine's sink → a reduced source for one subject.
 //!
-//! [`read_input`] detects the format from the content and reduces the file in the reader thread:
-//! - Linux iostat text is read as a stream ([`ingest_iostat_stream`], gzip'd or not): one report
-//!   at a time goes into an [`Ingest`].
-//! - Other OS disk logs are parsed whole and pushed report by report into an [`Ingest`]
-//!   ([`ingest_log`]).
-//! - AWR and Statspack reports are reduced to their model rows and a summary
-//!   ([`crate::subject::awr`]); the parsed report is dropped right after.
-//! - vSAN, esxtop and HCIBench exports are kept as their entity series
+//! [`read_input`] hands the file to [`sizer_parsers::parse_path_into`], which detects the format
+//! from the content and streams it where the format allows (Linux iostat text and Solaris
+//! `iostat -x`, gzip'd or not, report by report), into this module's sink. The sink reduces the
+//! records in the reader thread, by their kind, never by their format:
+//! - interval records (AWR and Statspack reports) are reduced to their model rows and a summary
+//!   ([`crate::subject::awr`]); the parsed report is dropped right after;
+//! - device reports (OS disk logs) go one at a time into an [`Ingest`], the sink of a host
+//!   source;
+//! - entity samples (vSAN, esxtop and HCIBench exports) are kept as their series
 //!   ([`crate::subject::cluster::VirtSource`]).
 //!
 //! # Host sources
@@ -23,18 +24,17 @@
 //! default ([`DeviceSelection::Disks`]) the host total is the sum of whole disks (`DeviceRole::Disk`,
 //! see [`sizer_parsers::disk::classify`]); `--devices all` adds every non-group, non-virtual
 //! device, `--devices sda,sdb` names them. Excluded devices are still listed with their own
-//! figures. When no whole disk is seen, the totals of device-mapper and md devices, and `sar -b`'s
-//! own totals, are kept as fallbacks for the host analysis.
-//!
-//! The parsers' sink API is wired here at the merge; the calls into `sizer_parsers` are those of
-//! before the split.
+//! figures. When no whole disk is seen, the totals of device-mapper and md devices, and the
+//! host-wide totals some logs print (`DeviceSample::host_total`: `sar -b`), are kept as
+//! fallbacks for the host analysis.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use chrono::NaiveDateTime;
-use sizer_parsers::disk::{self, classify, DeviceReport, DeviceRole, Skip, SystemHeader};
-use sizer_parsers::{ParseError, Parsed};
-use std::path::Path;
+use sizer_parsers::disk::{classify, DeviceReport, DeviceRole, SkippedLine, SystemHeader};
+use sizer_parsers::sink::{DeviceLogEnd, DeviceLogStart};
+use sizer_parsers::{ParseError, ParseSettings, Sink};
 
 use crate::model::PolarsError;
 use crate::subject::awr::{reduce, ReducedReport};
@@ -81,29 +81,92 @@ impl ReadError {
     }
 }
 
-/// Reads one file, detecting its format from its content. Linux iostat text is read as a stream
-/// (any size, gzip'd or not): its reports go into the host series one at a time; every other
-/// format is parsed whole and reduced at once, so the parsed form is dropped right away.
+/// Reads one file, detecting its format from its content, through [`sizer_parsers::parse_path_into`]
+/// into the engine's sink: a database report is reduced at once (the parsed form is dropped right
+/// away), an OS disk log goes report by report into its host series (streamed from the file where
+/// the format allows: any size, gzip'd or not), a virtualisation export is kept as its series.
+///
+/// With [`DeviceSettings::iostat_y`] the parsers read the first report of an OS log as an
+/// interval ([`ParseSettings::first_report_since_boot`]); the engine keeps only the normalised
+/// figures of each device ([`ParseSettings::keep_values`] off).
 ///
 /// # Errors
 /// The parser's [`ParseError`] (the file is not a report, is broken, or cannot be read).
 pub fn read_input(path: &Path, settings: &DeviceSettings) -> Result<Read, ParseError> {
-    let file = path.display().to_string();
-    let streamed = match sizer_parsers::input::peek_text(path, 64 * 1024) {
-        Ok(head) => matches!(
-            sizer_parsers::detect(&head),
-            Ok(sizer_parsers::Format::IostatText)
-        ),
-        Err(_) => false,
+    let parse = ParseSettings {
+        first_report_since_boot: !settings.iostat_y,
+        keep_values: false,
     };
-    if streamed {
-        return ingest_iostat_stream(&file, path, settings).map(|h| Read::Host(Box::new(h)));
+    let mut sink = ReadSink {
+        file: path.display().to_string(),
+        selection: &settings.selection,
+        host: None,
+        read: None,
+    };
+    sizer_parsers::parse_path_into(path, &parse, &mut sink)?;
+    sink.into_read()
+}
+
+/// The engine's sink for one file: each kind of record to the reduction of its subject.
+struct ReadSink<'a> {
+    file: String,
+    selection: &'a DeviceSelection,
+    /// The host source being built, from the first [`Sink::device_begin`].
+    host: Option<Ingest<'a>>,
+    /// A database report or a virtualisation export, once received.
+    read: Option<Read>,
+}
+
+impl ReadSink<'_> {
+    /// What the file gave.
+    ///
+    /// # Errors
+    /// [`ParseError::UnknownFormat`] when the parser gave no record at all.
+    fn into_read(self) -> Result<Read, ParseError> {
+        if let Some(host) = self.host {
+            return Ok(Read::Host(Box::new(host.into_source())));
+        }
+        self.read.ok_or_else(|| ParseError::UnknownFormat {
+            reason: "the parser gave no record".into(),
+        })
     }
-    Ok(match sizer_parsers::parse_file(path)? {
-        Parsed::Awr(report) => Read::Awr(Box::new(reduce(file, *report))),
-        Parsed::Entities(log) => Read::Virt(Box::new(VirtSource { file, log: *log })),
-        Parsed::Devices(log) => Read::Host(Box::new(ingest_log(&file, &log, settings))),
-    })
+}
+
+impl Sink for ReadSink<'_> {
+    fn interval_report(&mut self, report: sizer_parsers::awr::AwrReport) -> Result<(), ParseError> {
+        let reduced = reduce(self.file.clone(), report);
+        self.read = Some(Read::Awr(Box::new(reduced)));
+        Ok(())
+    }
+
+    fn device_begin(&mut self, start: DeviceLogStart<'_>) -> Result<bool, ParseError> {
+        let host = self
+            .host
+            .get_or_insert_with(|| Ingest::new(&self.file, start.format.id(), self.selection));
+        host.device_begin(start)
+    }
+
+    fn device_report(&mut self, report: DeviceReport) -> Result<bool, ParseError> {
+        match &mut self.host {
+            Some(host) => host.device_report(report),
+            None => Ok(true),
+        }
+    }
+
+    fn device_end(&mut self, end: DeviceLogEnd) -> Result<(), ParseError> {
+        match &mut self.host {
+            Some(host) => host.device_end(end),
+            None => Ok(()),
+        }
+    }
+
+    fn entity_log(&mut self, log: sizer_parsers::entity::EntityLog) -> Result<(), ParseError> {
+        self.read = Some(Read::Virt(Box::new(VirtSource {
+            file: self.file.clone(),
+            log,
+        })));
+        Ok(())
+    }
 }
 
 /// A column of `f32` grown in fixed chunks: no doubling of capacity (a `Vec` that grows by
@@ -259,11 +322,13 @@ pub struct HostSource {
     /// Parser warnings.
     pub warnings: Vec<String>,
     /// Lines the parser left out.
-    pub skipped: Vec<Skip>,
+    pub skipped: Vec<SkippedLine>,
 }
 
-/// Builds a [`HostSource`] one report at a time (a streaming parser calls [`Ingest::push`] as
-/// each report completes).
+/// Builds a [`HostSource`] one report at a time: the [`Sink`] of an OS disk log (a streaming
+/// parser hands over each report as it completes). [`Sink::device_begin`] sets the format id and
+/// the banner, [`Sink::device_report`] is [`Ingest::push`], [`Sink::device_end`] is
+/// [`Ingest::finish`]; [`Ingest::into_source`] gives the source.
 pub struct Ingest<'a> {
     pub(crate) src: HostSource,
     pub(crate) index: HashMap<(String, bool), usize>,
@@ -274,6 +339,8 @@ pub struct Ingest<'a> {
     pub(crate) has_alt: bool,
     /// A selected device has been seen: the fallback totals are not kept.
     pub(crate) seen_disk: bool,
+    /// [`Ingest::finish`] has run.
+    pub(crate) finished: bool,
 }
 
 impl<'a> Ingest<'a> {
@@ -299,6 +366,7 @@ impl<'a> Ingest<'a> {
             sar_b: HashMap::new(),
             has_alt: false,
             seen_disk: false,
+            finished: false,
         }
     }
 
@@ -323,7 +391,7 @@ impl<'a> Ingest<'a> {
         let mut main: Vec<[Option<f64>; NF]> = Vec::new();
         let mut alt: Vec<[Option<f64>; NF]> = Vec::new();
         for d in &r.devices {
-            if d.group && d.device == "sar -b" {
+            if d.host_total {
                 sar_b = Some(figures_of(&d.normalised));
                 continue;
             }
@@ -374,8 +442,10 @@ impl<'a> Ingest<'a> {
         self.src.rows.push(row);
     }
 
-    /// Finishes the source.
-    pub fn finish(mut self, warnings: Vec<String>, skipped: Vec<Skip>) -> HostSource {
+    /// Finishes the source with the parser's warnings and skipped lines: takes the host
+    /// read/write split from the host-wide totals (`sar -b`) where the disk rows have none.
+    pub fn finish(&mut self, warnings: Vec<String>, skipped: Vec<SkippedLine>) {
+        self.finished = true;
         // Host read/write split from `sar -b` where the disk rows have none (`sar -d` prints tps
         // only).
         // Only where `sar -b` describes the same devices: its tps must match the devices' total
@@ -419,7 +489,35 @@ impl<'a> Ingest<'a> {
         self.src.split_from_sar_b = used_b;
         self.src.sar_b_mismatch = mismatched;
         self.src.skipped = skipped;
+    }
+
+    /// The source built, finished (without warnings or skipped lines) if [`Ingest::finish`] has
+    /// not run.
+    pub fn into_source(mut self) -> HostSource {
+        if !self.finished {
+            self.finish(Vec::new(), Vec::new());
+        }
         self.src
+    }
+}
+
+impl Sink for Ingest<'_> {
+    fn device_begin(&mut self, start: DeviceLogStart<'_>) -> Result<bool, ParseError> {
+        self.src.format = start.format.id().to_string();
+        if start.header.is_some() {
+            self.header(start.header.cloned());
+        }
+        Ok(true)
+    }
+
+    fn device_report(&mut self, report: DeviceReport) -> Result<bool, ParseError> {
+        self.push(&report);
+        Ok(true)
+    }
+
+    fn device_end(&mut self, end: DeviceLogEnd) -> Result<(), ParseError> {
+        self.finish(end.warnings, end.skipped);
+        Ok(())
     }
 }
 
@@ -457,112 +555,4 @@ pub(crate) fn host_row(devs: &[[Option<f64>; NF]]) -> HostRow {
         _ => None,
     };
     row
-}
-
-/// Reduces a parsed log.
-pub fn ingest_log(file: &str, log: &disk::DeviceLog, settings: &DeviceSettings) -> HostSource {
-    let mut ing = Ingest::new(file, log.format, &settings.selection);
-    ing.header(log.header.clone());
-    for (k, r) in log.reports.iter().enumerate() {
-        if settings.iostat_y && k == 0 && r.since_boot {
-            let mut r = r.clone();
-            r.since_boot = false;
-            ing.push(&r);
-        } else {
-            ing.push(r);
-        }
-    }
-    ing.finish(log.warnings.clone(), log.skipped.clone())
-}
-
-/// Reads a Linux `iostat` text log as a stream (gzip decompressed on the fly): one report at a
-/// time goes into the [`Ingest`], so memory is bounded by the samples kept, not by the file.
-///
-/// A report with a value that is not a number is left out and counted; a line that does not fit
-/// its header stops the reader: the reports before it are kept and the stop is said (a log copied
-/// while iostat was still writing it ends in a cut line), unless there are none.
-///
-/// # Errors
-/// [`ParseError::Io`] naming the path; the reader's error when no report could be read before it;
-/// [`ParseError::Section`] when the log has no device line at all.
-pub fn ingest_iostat_stream(
-    file: &str,
-    path: &std::path::Path,
-    settings: &DeviceSettings,
-) -> Result<HostSource, ParseError> {
-    use sizer_parsers::iostat;
-    let src = sizer_parsers::input::open_stream(path)?;
-    let opts = iostat::Options {
-        first_is_since_boot: !settings.iostat_y,
-        keep_values: false,
-    };
-    let mut reader = iostat::Reader::new(src, opts);
-    let mut ing = Ingest::new(file, "iostat_text", &settings.selection);
-    let mut samples = 0usize;
-    let mut reports = 0usize;
-    let mut left_out: Vec<Skip> = Vec::new();
-    // An error followed by more reports was one report's bad value (left out, counted); the
-    // last error, with nothing after it, stopped the reader.
-    let mut last_err: Option<ParseError> = None;
-    while let Some(item) = reader.next() {
-        match item {
-            Ok(r) => {
-                if let Some(e) = last_err.take() {
-                    left_out.push(Skip {
-                        line: location_line(&e),
-                        reason: format!("report left out: {e}"),
-                    });
-                }
-                if ing.src.header.is_none() {
-                    ing.header(reader.header().cloned());
-                }
-                samples += r.devices.len();
-                reports += 1;
-                ing.push(&r);
-            }
-            Err(ParseError::Io { source, .. }) => {
-                return Err(ParseError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
-            Err(e) => {
-                if let Some(prev) = last_err.replace(e) {
-                    left_out.push(Skip {
-                        line: location_line(&prev),
-                        reason: format!("report left out: {prev}"),
-                    });
-                }
-            }
-        }
-    }
-    let stopped = match last_err {
-        Some(e) if reports == 0 => return Err(e),
-        Some(e) => Some(e.to_string()),
-        None => None,
-    };
-    if samples == 0 && stopped.is_none() {
-        return Err(ParseError::section(
-            "device statistics",
-            None,
-            "device statistics in this Linux iostat log",
-            format!("{reports} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)"),
-        ));
-    }
-    let mut warnings = reader.warnings().to_vec();
-    if let Some(e) = stopped {
-        warnings.push(format!(
-            "reading stopped at a line that does not fit its header ({e}); the {reports} report(s) before it are used"
-        ));
-    }
-    let mut skipped = reader.skipped().to_vec();
-    skipped.extend(left_out);
-    Ok(ing.finish(warnings, skipped))
-}
-
-pub(crate) fn location_line(e: &ParseError) -> usize {
-    match e {
-        ParseError::Section { at, .. } | ParseError::Truncated { at, .. } => at.line.unwrap_or(0),
-        _ => 0,
-    }
 }

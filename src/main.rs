@@ -47,8 +47,8 @@ struct TiersArgs {
     rules: Option<PathBuf>,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Markdown)]
-    format: Format,
+    #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
+    format: OutputFormat,
 }
 
 const EXAMPLES: &str = "\
@@ -78,10 +78,11 @@ Examples:
 #[derive(clap::Args, Debug)]
 struct AnalyzeArgs {
     /// Report files (AWR HTML or text, Statspack), OS disk logs (iostat, sar, sadf, nmon,
-    /// OSWatcher, AIX/Solaris iostat; gzip'd or not) and directories (searched recursively). The
-    /// format of each file is detected from its content; files in directories that are not
-    /// readable are skipped and listed.
-    #[arg(required = true, value_name = "PATH")]
+    /// OSWatcher, AIX/Solaris iostat), vSAN, esxtop and HCIBench exports (gzip'd or not) and
+    /// directories (searched recursively). The format of each file is detected from its content;
+    /// files in directories that are not readable are skipped and listed. `--help` lists every
+    /// input format.
+    #[arg(required = true, value_name = "PATH", long_help = files_long_help())]
     files: Vec<PathBuf>,
 
     /// Statistic of each database's interval series to size on.
@@ -104,8 +105,8 @@ struct AnalyzeArgs {
     export: Option<PathBuf>,
 
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value_t = Format::Markdown)]
-    format: Format,
+    #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
+    format: OutputFormat,
 
     /// Write the output to FILE (atomically: a temporary file renamed into place) instead of
     /// stdout; `-` means stdout. FILE may not be one of the inputs.
@@ -167,6 +168,19 @@ struct AnalyzeArgs {
     hana_checks: bool,
 }
 
+/// The long help of `analyze`'s paths: what they may be, then every input format of the parsers'
+/// registry in detection order ([`sizer_parsers::registry::formats_text`]), so a format added
+/// there is listed here.
+fn files_long_help() -> String {
+    format!(
+        "Report files, OS disk logs and virtualisation exports (gzip'd or not), and directories \
+         (searched recursively). The format of each file is detected from its content, never \
+         from its name; files in directories that are not readable are skipped and listed.\n\n\
+         Input formats, in detection order:\n{}",
+        sizer_parsers::registry::formats_text().trim_end()
+    )
+}
+
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 enum DateOrderArg {
     /// Month first: MM/DD/YY (C and en_US locales).
@@ -178,7 +192,7 @@ enum DateOrderArg {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
+enum OutputFormat {
     /// Markdown for people.
     Markdown,
     /// JSON for machines (schema: docs/json-schema.md).
@@ -327,8 +341,8 @@ fn tiers_cmd(t: TiersArgs) -> Exit {
     let ids = platform_ids(&t.target);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let r = match t.format {
-        Format::Markdown => report::tiers_markdown(&rules, &ids, &mut out),
-        Format::Json => report::tiers_json(&rules, &ids, &mut out),
+        OutputFormat::Markdown => report::tiers_markdown(&rules, &ids, &mut out),
+        OutputFormat::Json => report::tiers_json(&rules, &ids, &mut out),
     };
     match r.and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -489,16 +503,16 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             None => {
                 let mut out = std::io::stdout().lock();
                 let _ = match a.format {
-                    Format::Json => report::json(&run, &mut out),
-                    Format::Markdown => report::markdown(&run, &mut out),
+                    OutputFormat::Json => report::json(&run, &mut out),
+                    OutputFormat::Markdown => report::markdown(&run, &mut out),
                 };
             }
         }
         return Exit::Failure;
     }
     let render = |out: &mut dyn Write| match a.format {
-        Format::Markdown => report::markdown(&run, out),
-        Format::Json => report::json(&run, out),
+        OutputFormat::Markdown => report::markdown(&run, out),
+        OutputFormat::Json => report::json(&run, out),
     };
     // Rendered straight into the destination: a temporary file renamed into place for -o, or
     // stdout (a closed pipe, as with `| head`, is not an error).

@@ -152,6 +152,25 @@ impl EntityLog {
         }
     }
 
+    /// The series are what a benchmark delivered under a synthetic load (HCIBench), not a
+    /// workload's demand.
+    pub fn is_synthetic_load(&self) -> bool {
+        self.format == crate::Format::Hcibench.id()
+    }
+
+    /// The series come from the vSAN performance service (its JSON or SOAP result, PowerCLI
+    /// `Get-VsanStat`, telegraf's `vsphere_vsan_*`), as opposed to esxtop or HCIBench.
+    pub fn is_vsan_performance(&self) -> bool {
+        [
+            crate::Format::VsanJson,
+            crate::Format::VsanSoap,
+            crate::Format::PowercliCsv,
+            crate::Format::TelegrafVsan,
+        ]
+        .iter()
+        .any(|f| f.id() == self.format)
+    }
+
     /// Adds a warning unless the same text is already there.
     pub fn warn(&mut self, w: impl Into<String>) {
         let w = w.into();
@@ -216,4 +235,36 @@ pub fn vsan_label(label: &str) -> Option<(Measure, f64, &'static str)> {
         .iter()
         .find(|(l, ..)| *l == label)
         .map(|&(_, m, f, u)| (m, f, u))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EntityLog;
+    use crate::sink::RecordKind;
+
+    /// Of the entity formats, HCIBench alone is a synthetic load, and the four vSAN performance
+    /// service exports alone are vSAN data (esxtop and HCIBench are not).
+    #[test]
+    fn entity_log_kinds_by_format() {
+        let entity: Vec<&str> = crate::registry::formats()
+            .filter(|f| f.kind == RecordKind::Entities)
+            .map(|f| f.id)
+            .collect();
+        let synthetic: Vec<&str> = entity
+            .iter()
+            .copied()
+            .filter(|&id| EntityLog::new(id).is_synthetic_load())
+            .collect();
+        assert_eq!(synthetic, ["hcibench"]);
+        let mut vsan: Vec<&str> = entity
+            .iter()
+            .copied()
+            .filter(|&id| EntityLog::new(id).is_vsan_performance())
+            .collect();
+        vsan.sort_unstable();
+        assert_eq!(
+            vsan,
+            ["powercli_csv", "telegraf_vsan", "vsan_json", "vsan_soap"]
+        );
+    }
 }

@@ -157,11 +157,7 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
     };
     let meta = SourceMeta {
         source: source.to_string(),
-        format: match r.source_format.as_str() {
-            "awr_text" => "awr_text",
-            "statspack" => "statspack",
-            _ => "awr_html",
-        },
+        format: r.format().id(),
         report_kind: kind,
         db_id: r.db.db_id,
         db_name: r.db.db_name.clone(),

@@ -118,6 +118,8 @@ pub(crate) struct ReportInfo {
     pub(crate) kind: ReportKind,
     /// `awr_html`, `awr_text`, `statspack`.
     pub(crate) format: String,
+    /// A Statspack report ([`sizer_parsers::awr::AwrReport::is_statspack`]).
+    pub(crate) statspack: bool,
     /// Decimals of the report's `per Second` rates.
     pub(crate) rate_decimals: u32,
     pub(crate) title: String,
@@ -162,7 +164,7 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
             .map(|i| i.name.clone())
             .unwrap_or_else(|| "*".into()),
     };
-    let kind = if raw.info.format == "statspack" {
+    let kind = if raw.info.statspack {
         "statspack"
     } else {
         kind_name(raw.info.kind)
@@ -253,6 +255,7 @@ pub(crate) fn reduce(file: String, r: AwrReport) -> ReducedReport {
     let info = ReportInfo {
         kind: r.kind,
         format: r.source_format.clone(),
+        statspack: r.is_statspack(),
         rate_decimals: r.rate_decimals,
         title: r.title,
         heading: r.heading,

@@ -511,7 +511,7 @@ pub(crate) fn cluster(
             },
         });
     }
-    if srcs.iter().any(|s| s.log.format == "hcibench") {
+    if srcs.iter().any(|s| s.log.is_synthetic_load()) {
         warnings.push(Warning {
             id: "synthetic_load".into(),
             message: "HCIBench results are what the tested cluster delivered under a synthetic load, not a workload's demand: sized as the load a replacement must match".into(),
@@ -522,12 +522,7 @@ pub(crate) fn cluster(
     } else {
         Vec::new()
     };
-    let vsan_data = srcs.iter().any(|s| {
-        matches!(
-            s.log.format,
-            "vsan_json" | "vsan_soap" | "powercli_csv" | "telegraf_vsan"
-        )
-    });
+    let vsan_data = srcs.iter().any(|s| s.log.is_vsan_performance());
     VirtAnalysis {
         vsan_data,
         hana,

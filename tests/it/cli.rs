@@ -663,3 +663,30 @@ fn a_closed_pipe_is_not_an_error() {
         assert!(!err.contains("Broken pipe"), "{format}: {err}");
     }
 }
+
+/// `sizer analyze --help` lists every input format of the parsers' registry (id and name), in
+/// detection order, so a format added to the registry is listed without touching the CLI.
+#[test]
+fn analyze_help_lists_every_registry_format() {
+    let o = sizer(&["analyze", "--help"]);
+    assert_exit(&o, 0);
+    let help = stdout(&o);
+    let lines: Vec<&str> = help.lines().map(str::trim).collect();
+    let mut last = 0;
+    for f in sizer_parsers::registry::formats() {
+        let listed = format!("{} ({}): {}", f.name, f.kind.label(), f.description);
+        let at = lines
+            .iter()
+            .position(|l| {
+                l.split_once(' ')
+                    .is_some_and(|(id, rest)| id == f.id && rest.trim_start() == listed)
+            })
+            .unwrap_or_else(|| panic!("--help does not list '{} {listed}':\n{help}", f.id));
+        assert!(at > last, "'{}' is out of detection order in --help", f.id);
+        last = at;
+    }
+    // The short help points to the list.
+    let o = sizer(&["analyze", "-h"]);
+    assert_exit(&o, 0);
+    assert!(stdout(&o).contains("`--help` lists every input format"));
+}

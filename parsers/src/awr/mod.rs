@@ -344,6 +344,21 @@ pub(crate) fn iostat_column(header: &str, group: &str, group_label: &str) -> IoC
 }
 
 impl AwrReport {
+    /// The format the report was read from ([`AwrReport::source_format`]): AWR HTML when it
+    /// is not set (a report built by hand).
+    pub fn format(&self) -> crate::Format {
+        [crate::Format::AwrText, crate::Format::Statspack]
+            .into_iter()
+            .find(|f| f.id() == self.source_format)
+            .unwrap_or(crate::Format::AwrHtml)
+    }
+
+    /// A Statspack report (`spreport.sql`): it has no IO Profile, and its figures come from
+    /// Statspack's own sections.
+    pub fn is_statspack(&self) -> bool {
+        self.format() == crate::Format::Statspack
+    }
+
     /// The Instance Activity Stats row for `name` (exact, case-sensitive AWR name).
     pub fn activity(&self, name: &str) -> Option<&ActivityStat> {
         self.activity.iter().find(|s| s.name == name)

@@ -367,3 +367,26 @@ fn solaris_iostat_streams_report_by_report() {
     assert_eq!(one.samples, log.reports[0].devices.len());
     assert!(one.ends.is_empty());
 }
+
+/// A database report names the format it was read from, typed: AWR text, Statspack and AWR HTML.
+#[test]
+fn interval_report_format() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (file, format) in [
+        ("fixtures/awr/text/awrrpt_19c_small.txt", Format::AwrText),
+        (
+            "fixtures/awr/text/spreport_10g_small.txt",
+            Format::Statspack,
+        ),
+        ("fixtures/awr/awrrpt_19c_small.html", Format::AwrHtml),
+    ] {
+        let Ok(Parsed::Awr(r)) = parse_file(&root.join(file)) else {
+            panic!("{file}: not a database report");
+        };
+        assert_eq!(
+            (r.format(), r.is_statspack()),
+            (format, format == Format::Statspack),
+            "{file}"
+        );
+    }
+}
