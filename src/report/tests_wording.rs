@@ -106,12 +106,18 @@ fn explanation_choice_and_rules() {
     assert_eq!(
         Explanation::NoTierFeasible {
             reasons: vec![
-                (vec!["a".into(), "b".into()], Some("too slow".into())),
+                (
+                    vec!["a".into(), "b".into()],
+                    Some(Infeasible::CapacityOverMax {
+                        gib: 20_000.0,
+                        max_gib: 16_384.0
+                    })
+                ),
                 (vec!["c".into()], None)
             ]
         }
         .to_string(),
-        "no tier is feasible; a, b: too slow; c: ?"
+        "no tier is feasible; a, b: needs 20,000 GiB per volume > max 16,384 GiB; c: ?"
     );
 }
 
@@ -235,8 +241,12 @@ fn lost_because_each_reason() {
         "not feasible: limits exceeded"
     );
     assert_eq!(
-        LostBecause::Infeasible(Some("needs 300 drives > max_drives 256".into())).to_string(),
-        "not feasible: needs 300 drives > max_drives 256"
+        LostBecause::Infeasible(Some(Infeasible::DrivesOverMax {
+            drives: 300.0,
+            max_drives: 256
+        }))
+        .to_string(),
+        "not feasible: needs 300 drives > max_drives 256 ([onprem] in sizing.toml)"
     );
     assert_eq!(
         l(vec![Lost::UnpricedAgainstPriced {
@@ -328,7 +338,7 @@ fn cost_notes_and_option_notes() {
         "no list price for size P30 in the catalogue"
     );
     assert_eq!(
-        OptionNote::Text("drive size is an assumption".into()).to_string(),
+        OptionNote::Catalogue("drive size is an assumption".into()).to_string(),
         "drive size is an assumption"
     );
     let n = OptionNote::RuleNotApplied(RuleNotApplied {

@@ -73,7 +73,8 @@ pub(crate) fn options_table(opts: &[&TierOption]) -> Table {
                 s = format!("{s} ({n})");
             }
             if !o.binding_limits.is_empty() {
-                s = format!("{s}; {}", o.binding_limits.join("; "));
+                let limits: Vec<String> = o.binding_limits.iter().map(|b| b.to_string()).collect();
+                s = format!("{s}; {}", limits.join("; "));
             }
             s
         } else {
