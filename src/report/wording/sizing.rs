@@ -583,3 +583,7 @@ impl Display for SizingNote {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "../tests_wording_sizing.rs"]
+mod tests;
