@@ -6,6 +6,20 @@ use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
 
 use super::not_evaluated_reason;
 
+fn grade(best: &str, worst: &str) -> crate::rules::findings::Grade {
+    crate::rules::findings::Grade {
+        best: best.into(),
+        worst: worst.into(),
+    }
+}
+
+#[test]
+fn grades_one_letter_or_a_span() {
+    assert_eq!(grade("B", "B").to_string(), "B");
+    assert_eq!(grade("B", "D").to_string(), "B to D");
+    assert_eq!(json(&grade("B", "D")), "B to D");
+}
+
 fn json(v: &impl serde::Serialize) -> String {
     serde_json::to_value(v)
         .unwrap()
@@ -160,7 +174,7 @@ fn explanation_cost() {
 fn explanation_latency_flash_and_hosts() {
     let risk = LatencyRisk {
         tier_ms: 9.0,
-        worse: vec![("random_read".into(), "B-".into(), "A".into())],
+        worse: vec![("random_read".into(), "B-".into(), grade("A", "A"))],
     };
     let e = Explanation::LatencyRisk {
         tier_id: "aws.gp3".into(),
@@ -311,7 +325,7 @@ fn lost_because_each_reason() {
     );
     let risk = LatencyRisk {
         tier_ms: 9.0,
-        worse: vec![("log_write_small".into(), "D".into(), "A-".into())],
+        worse: vec![("log_write_small".into(), "D".into(), grade("A-", "A-"))],
     };
     assert_eq!(
         l(vec![Lost::Latency(risk)]),

@@ -169,7 +169,17 @@ pub struct LatencyRisk {
     /// The tier's published worst latency, ms.
     pub tier_ms: f64,
     /// (test id, grade at the tier's latency, grade today) of each test it could lower.
-    pub worse: Vec<(String, String, String)>,
+    pub worse: Vec<(String, String, Grade)>,
+}
+
+/// A measured grade: one letter, or a span of letters when a histogram's p95 straddles a
+/// bound (letters of the card's `letters`; worded `B` or `B to D` by the report layer).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grade {
+    /// The best letter the measure can have.
+    pub best: String,
+    /// The worst letter (equal to `best` when the grade is one letter).
+    pub worst: String,
 }
 
 /// The flash-versus-15K comparison (`[flash_vs_hdd]` of `sizing.toml`).

@@ -467,7 +467,12 @@ fn report_card_grades_measured_waits_and_tiers() {
     };
     let r = recommend(&builtin(), &d, &only("aws"));
     let card = r.report_card.as_ref().unwrap();
-    let grades: Vec<Option<&str>> = card.tests.iter().map(|g| g.grade.as_deref()).collect();
+    let grades: Vec<Option<String>> = card
+        .tests
+        .iter()
+        .map(|g| g.grade.as_ref().map(ToString::to_string))
+        .collect();
+    let grades: Vec<Option<&str>> = grades.iter().map(|g| g.as_deref()).collect();
     // 1.27 < 2 → A+; 1.75 < 12 → A+; 5.01 ≥ 3 → D on the 1 KiB scale, < 6 → A- on 128 KiB.
     assert_eq!(grades, [Some("A+"), Some("A+"), Some("D"), Some("A-")]);
     // gp3's single-digit ms (9) grades random reads B- (< 10): worse than A+ today.

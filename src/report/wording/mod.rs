@@ -11,8 +11,8 @@ use serde::{Serialize, Serializer};
 
 use crate::report::fmt::{fmt_num, fmt_trim};
 use crate::rules::findings::{
-    CostNote, Explanation, FalseCondition, FlashVsHdd, LatencyRisk, Lost, LostBecause, MessagePart,
-    Note, RuleMessage, RuleNotApplied,
+    CostNote, Explanation, FalseCondition, FlashVsHdd, Grade, LatencyRisk, Lost, LostBecause,
+    MessagePart, Note, RuleMessage, RuleNotApplied,
 };
 use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
 use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
@@ -55,6 +55,7 @@ macro_rules! serialize_as_words {
     )*};
 }
 serialize_as_words!(
+    Grade,
     Explanation,
     LostBecause,
     CostNote,
@@ -189,6 +190,17 @@ impl Display for Note {
                 "instance \"{given}\" is not in the catalogue ([[instance]]); no instance cap applied (known: {})",
                 known.join(", ")
             ),
+        }
+    }
+}
+
+impl Display for Grade {
+    /// `B`, or `B to D` for a span.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if self.best == self.worst {
+            f.write_str(&self.best)
+        } else {
+            write!(f, "{} to {}", self.best, self.worst)
         }
     }
 }
