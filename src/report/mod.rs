@@ -8,7 +8,7 @@
 //!
 //! The JSON document is specified in `docs/json-schema.md`.
 
-mod fmt;
+pub(crate) mod fmt;
 mod json;
 mod markdown;
 mod tiers;

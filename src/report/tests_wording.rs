@@ -6,6 +6,20 @@ use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
 
 use super::not_evaluated_reason;
 
+fn grade(best: &str, worst: &str) -> crate::rules::findings::Grade {
+    crate::rules::findings::Grade {
+        best: best.into(),
+        worst: worst.into(),
+    }
+}
+
+#[test]
+fn grades_one_letter_or_a_span() {
+    assert_eq!(grade("B", "B").to_string(), "B");
+    assert_eq!(grade("B", "D").to_string(), "B to D");
+    assert_eq!(json(&grade("B", "D")), "B to D");
+}
+
 fn json(v: &impl serde::Serialize) -> String {
     serde_json::to_value(v)
         .unwrap()
@@ -106,12 +120,18 @@ fn explanation_choice_and_rules() {
     assert_eq!(
         Explanation::NoTierFeasible {
             reasons: vec![
-                (vec!["a".into(), "b".into()], Some("too slow".into())),
+                (
+                    vec!["a".into(), "b".into()],
+                    Some(Infeasible::CapacityOverMax {
+                        gib: 20_000.0,
+                        max_gib: 16_384.0
+                    })
+                ),
                 (vec!["c".into()], None)
             ]
         }
         .to_string(),
-        "no tier is feasible; a, b: too slow; c: ?"
+        "no tier is feasible; a, b: needs 20,000 GiB per volume > max 16,384 GiB; c: ?"
     );
 }
 
@@ -154,7 +174,7 @@ fn explanation_cost() {
 fn explanation_latency_flash_and_hosts() {
     let risk = LatencyRisk {
         tier_ms: 9.0,
-        worse: vec![("random_read".into(), "B-".into(), "A".into())],
+        worse: vec![("random_read".into(), "B-".into(), grade("A", "A"))],
     };
     let e = Explanation::LatencyRisk {
         tier_id: "aws.gp3".into(),
@@ -235,8 +255,12 @@ fn lost_because_each_reason() {
         "not feasible: limits exceeded"
     );
     assert_eq!(
-        LostBecause::Infeasible(Some("needs 300 drives > max_drives 256".into())).to_string(),
-        "not feasible: needs 300 drives > max_drives 256"
+        LostBecause::Infeasible(Some(Infeasible::DrivesOverMax {
+            drives: 300.0,
+            max_drives: 256
+        }))
+        .to_string(),
+        "not feasible: needs 300 drives > max_drives 256 ([onprem] in sizing.toml)"
     );
     assert_eq!(
         l(vec![Lost::UnpricedAgainstPriced {
@@ -301,7 +325,7 @@ fn lost_because_each_reason() {
     );
     let risk = LatencyRisk {
         tier_ms: 9.0,
-        worse: vec![("log_write_small".into(), "D".into(), "A-".into())],
+        worse: vec![("log_write_small".into(), "D".into(), grade("A-", "A-"))],
     };
     assert_eq!(
         l(vec![Lost::Latency(risk)]),
@@ -328,7 +352,7 @@ fn cost_notes_and_option_notes() {
         "no list price for size P30 in the catalogue"
     );
     assert_eq!(
-        OptionNote::Text("drive size is an assumption".into()).to_string(),
+        OptionNote::Catalogue("drive size is an assumption".into()).to_string(),
         "drive size is an assumption"
     );
     let n = OptionNote::RuleNotApplied(RuleNotApplied {

@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::findings::Grade;
 use super::{Demand, RulesError, Tier};
 
 /// One test of the card (`[[report_card.test]]`).
@@ -160,7 +161,7 @@ pub struct TestGrade {
     pub basis: GradeBasis,
     /// Letter: of the p95 range when known (`B` or a span `B to D` when the range straddles a
     /// bound), else of the average (the best the p95 could earn); `None` when not measured.
-    pub grade: Option<String>,
+    pub grade: Option<Grade>,
     /// Index of the best letter the measured p95 can have (0 = the first letter); what tiers
     /// are compared with.
     pub best_index: Option<usize>,
@@ -179,7 +180,7 @@ pub struct TierGrade {
     pub grade: String,
     /// Today's grade (measured; a span such as `B to D` when a histogram's p95 straddles a
     /// bound).
-    pub measured_grade: String,
+    pub measured_grade: Grade,
     /// True when the tier's letter is worse than today's: it may slow the workload.
     pub worse: bool,
 }
@@ -282,8 +283,10 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 (None, None) => (None, None),
             };
             let grade = match (best, worst) {
-                (Some(b), Some(w)) if b == w => Some(spec.letter(b).to_string()),
-                (Some(b), Some(w)) => Some(format!("{} to {}", spec.letter(b), spec.letter(w))),
+                (Some(b), Some(w)) => Some(Grade {
+                    best: spec.letter(b).to_string(),
+                    worst: spec.letter(w).to_string(),
+                }),
                 _ => None,
             };
             let graded = ms.is_some() || p95.is_some();
@@ -341,10 +344,10 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
                 test: t.id.clone(),
                 tier_ms: tms,
                 grade: spec.letter(ti).to_string(),
-                measured_grade: g
-                    .grade
-                    .clone()
-                    .unwrap_or_else(|| spec.letter(mi).to_string()),
+                measured_grade: g.grade.clone().unwrap_or_else(|| Grade {
+                    best: spec.letter(mi).to_string(),
+                    worst: spec.letter(mi).to_string(),
+                }),
                 worse: ti > mi,
             })
         })
@@ -353,14 +356,14 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
 
 /// The grades a tier's published latency could lower (`None` when it lowers none).
 pub fn latency_risk(grades: &[TierGrade]) -> Option<super::findings::LatencyRisk> {
-    let worse: Vec<(String, String, String)> = grades
+    let worse: Vec<(String, String, Grade)> = grades
         .iter()
         .filter(|g| g.worse)
         .map(|g| {
             (
                 g.test.to_string(),
                 g.grade.to_string(),
-                g.measured_grade.to_string(),
+                g.measured_grade.clone(),
             )
         })
         .collect();

@@ -47,7 +47,6 @@ mod eval;
 pub mod findings;
 pub mod grade;
 mod metric;
-mod num;
 mod recommendation;
 mod ruleset;
 pub mod schema;
@@ -82,7 +81,7 @@ pub use schema::{
 };
 
 use eval::{Outcome, Values};
-use findings::{Explanation, LatencyKeeper, Lost, LostBecause, Note, RuleNotApplied};
+use findings::{Explanation, Infeasible, LatencyKeeper, Lost, LostBecause, Note, RuleNotApplied};
 use sizing::Workload;
 
 pub use demand::{Demand, IopsFormula, IopsTerm};
@@ -524,7 +523,7 @@ fn explain(
     let mut out = Vec::new();
     let Some(rec) = rec else {
         // One clause per distinct reason, with the tiers it stops.
-        let mut reasons: Vec<(Vec<String>, Option<String>)> = Vec::new();
+        let mut reasons: Vec<(Vec<String>, Option<Infeasible>)> = Vec::new();
         for o in infeasible {
             match reasons.iter_mut().find(|(_, r)| *r == o.infeasible_reason) {
                 Some((ids, _)) => ids.push(o.tier_id.clone()),
@@ -554,7 +553,7 @@ fn explain(
             .flat_map(|o| o.notes.iter().map(move |n| (o, n)))
             .filter_map(|(o, n)| match n {
                 OptionNote::RuleNotApplied(r) => Some((r.clone(), o.tier_id.clone())),
-                OptionNote::Text(_) => None,
+                OptionNote::Catalogue(_) | OptionNote::Sizing(_) => None,
             })
             .collect();
         if skipped.is_empty() {

@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use super::findings::{
-    CostNote, Explanation, FalseCondition, LostBecause, Note, RuleMessage, RuleNotApplied,
+    Binding, CostNote, Explanation, FalseCondition, Infeasible, LostBecause, Note, RuleMessage,
+    RuleNotApplied, SizingNote,
 };
 use super::grade;
 use super::schema::Effect;
@@ -112,7 +113,7 @@ pub struct TierOption {
     /// Meets sized IOPS, MB/s and capacity within every limit.
     pub feasible: bool,
     /// The limit that cannot be met, when not feasible.
-    pub infeasible_reason: Option<String>,
+    pub infeasible_reason: Option<Infeasible>,
     /// What `count` counts.
     pub unit: Unit,
     /// Drives or volumes (0 for an infeasible cloud option).
@@ -163,7 +164,7 @@ pub struct TierOption {
     /// Why `monthly_cost_usd` is `None`.
     pub cost_note: Option<CostNote>,
     /// Limits that set the configuration (IOPS, capacity, ratios, striping).
-    pub binding_limits: Vec<String>,
+    pub binding_limits: Vec<Binding>,
     /// Caveats and assumptions.
     pub notes: Vec<OptionNote>,
     /// Σ prefer weights − Σ avoid weights of the fired rules that target it.
@@ -177,9 +178,9 @@ pub struct TierOption {
 }
 
 impl TierOption {
-    /// Adds a caveat still carried as text.
-    pub(crate) fn note(&mut self, text: impl Into<String>) {
-        self.notes.push(OptionNote::Text(text.into()));
+    /// Adds a caveat of the sizing.
+    pub(crate) fn note(&mut self, note: SizingNote) {
+        self.notes.push(OptionNote::Sizing(note));
     }
 }
 
@@ -291,8 +292,10 @@ pub struct Recommendation {
 /// A caveat or assumption of one option.
 #[derive(Debug, Clone, PartialEq)]
 pub enum OptionNote {
-    /// A note still carried as text (catalogue notes of the tier, sizing caveats).
-    Text(String),
+    /// A note of the tier in the catalogue (`notes` of `[[tier]]`, catalogue text).
+    Catalogue(String),
+    /// A caveat of the sizing.
+    Sizing(SizingNote),
     /// A fired prefer/avoid rule that could not apply to the option.
     RuleNotApplied(RuleNotApplied),
 }

@@ -167,7 +167,9 @@ fn twenty_thousand_iops_at_16_kib_gp3_versus_io2() {
     assert_eq!((gp3.count, gp3.size_per_unit_gib), (6, 342.0));
     assert_close!(gp3.monthly_cost_usd.unwrap(), 174.18);
     assert!(
-        gp3.binding_limits[0].contains("(1 volume: $174.18/month vs $256.36/month)"),
+        gp3.binding_limits[0]
+            .to_string()
+            .contains("(1 volume: $174.18/month vs $256.36/month)"),
         "{:?}",
         gp3.binding_limits
     );
@@ -202,9 +204,9 @@ fn gp2_burst_counts_only_when_the_bucket_outlasts_the_measured_peak() {
     assert!(gp2.bursting);
     assert_close!(gp2.monthly_cost_usd.unwrap(), 6.7);
     assert!(
-        gp2.binding_limits
-            .iter()
-            .any(|b| b.contains("= 90.1 min ≥ the 60.0 min the load at this level lasted")),
+        gp2.binding_limits.iter().any(|b| b
+            .to_string()
+            .contains("= 90.1 min ≥ the 60.0 min the load at this level lasted")),
         "{:?}",
         gp2.binding_limits
     );
@@ -286,7 +288,9 @@ fn azure_p_tier_credit_burst_covers_a_short_peak() {
     assert!(p.bursting);
     assert_close!(p.monthly_cost_usd.unwrap(), 10.21);
     assert!(
-        p.binding_limits.iter().any(|b| b.contains("35.4 min")),
+        p.binding_limits
+            .iter()
+            .any(|b| b.to_string().contains("35.4 min")),
         "{:?}",
         p.binding_limits
     );
@@ -330,7 +334,10 @@ fn gcp_persistent_disk_is_per_vm_and_instance_caps_apply() {
     let b = option(&r, "gcp.pd-balanced");
     assert!(!b.feasible);
     assert_eq!(
-        b.infeasible_reason.as_deref(),
+        b.infeasible_reason
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
         Some(
             "needs 25,000 IOPS > 20,000 IOPS, the most one n2-standard-16 can drive (instance cap)"
         )
@@ -347,6 +354,8 @@ fn gcp_persistent_disk_is_per_vm_and_instance_caps_apply() {
         assert!(!o.feasible);
         assert!(
             o.infeasible_reason
+                .as_ref()
+                .map(ToString::to_string)
                 .as_deref()
                 .unwrap()
                 .starts_with("n2-standard-16 cannot attach this tier"),
@@ -442,7 +451,7 @@ fn st1_counts_every_small_io_as_a_full_mebibyte() {
     assert!(
         st1.binding_limits
             .iter()
-            .any(|b| b.contains("1,000 IOPS use 1,000 MiB/s")),
+            .any(|b| b.to_string().contains("1,000 IOPS use 1,000 MiB/s")),
         "{:?}",
         st1.binding_limits
     );
@@ -458,7 +467,12 @@ fn report_card_grades_measured_waits_and_tiers() {
     };
     let r = recommend(&builtin(), &d, &only("aws"));
     let card = r.report_card.as_ref().unwrap();
-    let grades: Vec<Option<&str>> = card.tests.iter().map(|g| g.grade.as_deref()).collect();
+    let grades: Vec<Option<String>> = card
+        .tests
+        .iter()
+        .map(|g| g.grade.as_ref().map(ToString::to_string))
+        .collect();
+    let grades: Vec<Option<&str>> = grades.iter().map(|g| g.as_deref()).collect();
     // 1.27 < 2 → A+; 1.75 < 12 → A+; 5.01 ≥ 3 → D on the 1 KiB scale, < 6 → A- on 128 KiB.
     assert_eq!(grades, [Some("A+"), Some("A+"), Some("D"), Some("A-")]);
     // gp3's single-digit ms (9) grades random reads B- (< 10): worse than A+ today.

@@ -73,7 +73,8 @@ pub(crate) fn options_table(opts: &[&TierOption]) -> Table {
                 s = format!("{s} ({n})");
             }
             if !o.binding_limits.is_empty() {
-                s = format!("{s}; {}", o.binding_limits.join("; "));
+                let limits: Vec<String> = o.binding_limits.iter().map(|b| b.to_string()).collect();
+                s = format!("{s}; {}", limits.join("; "));
             }
             s
         } else {
@@ -205,7 +206,11 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
                 Cell::new(format!("{} (`{}`)", g.name, g.test)),
                 Cell::new(opt_num(g.measured_ms, 2)),
                 Cell::new(p95),
-                Cell::new(g.grade.clone().unwrap_or_else(|| "–".into())),
+                Cell::new(
+                    g.grade
+                        .as_ref()
+                        .map_or_else(|| "–".into(), |g| g.to_string()),
+                ),
                 Cell::new(cell_text(&g.basis.to_string())),
             ]);
         }

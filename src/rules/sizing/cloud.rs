@@ -18,7 +18,7 @@ pub(crate) fn size_cloud(
     w: &Workload,
 ) -> TierOption {
     let mut o = base_option(tier, Unit::Volume);
-    let u = unit_text(spec);
+    let u = unit_of(spec);
     // The demand's throughput in the tier's unit.
     let mut need_t = if spec.throughput_decimal {
         w.sized_mb_s
@@ -32,24 +32,23 @@ pub(crate) fn size_cloud(
     let mut parts_rw = (1.0, 1.0);
     if let Some(unit) = spec.volume.io_unit_kib {
         let mut extra = 0.0;
-        for (avg, rate, what) in [
-            (w.avg_read_kib, w.read_fe, "read"),
-            (w.avg_write_kib, w.write_fe, "write"),
+        for (avg, rate, op) in [
+            (w.avg_read_kib, w.read_fe, IoKind::Read),
+            (w.avg_write_kib, w.write_fe, IoKind::Write),
         ] {
             if let Some(a) = avg.filter(|a| *a > unit) {
                 let parts = ceil_eps(a / unit);
-                if what == "read" {
-                    parts_rw.0 = parts;
-                } else {
-                    parts_rw.1 = parts;
+                match op {
+                    IoKind::Read => parts_rw.0 = parts,
+                    IoKind::Write => parts_rw.1 = parts,
                 }
                 extra += (parts - 1.0) * rate;
-                o.note(format!(
-                    "average {what} {} KiB > {} KiB IO unit: each {what} counts as {} requests (from the average size: a mix of small and large requests counts differently, by about ±20 %)",
-                    fmt_num(a, 1),
-                    fmt_trim(unit),
-                    fmt_trim(parts)
-                ));
+                o.note(SizingNote::IoUnitSplit {
+                    op,
+                    avg_kib: a,
+                    unit_kib: unit,
+                    parts,
+                });
             }
         }
         if extra > 0.0 {
@@ -60,14 +59,13 @@ pub(crate) fn size_cloud(
             let unit_t = unit * 1024.0 / if spec.throughput_decimal { MB } else { MIB };
             let t_units = counted * unit_t;
             if t_units > need_t + EPS {
-                o.binding_limits.push(format!(
-                    "each IO of up to {} KiB counts as a full {} KiB unit: {} IOPS use {} {u} of the volume's throughput (measured {} {u}; merging of sequential IOs not assumed)",
-                    fmt_trim(unit),
-                    fmt_trim(unit),
-                    q(counted),
-                    q(t_units),
-                    q(need_t)
-                ));
+                o.binding_limits.push(Binding::FullIoUnit {
+                    unit_kib: unit,
+                    iops: counted,
+                    used: t_units,
+                    measured: need_t,
+                    unit: u,
+                });
                 need_t = t_units;
             }
         }
@@ -77,70 +75,64 @@ pub(crate) fn size_cloud(
             .iter()
             .any(|a| a.is_some_and(|k| k > 256.0))
     {
-        o.note(
-            "large requests are counted one each: the catalogue's sources give no IO unit for this tier"
-                .to_string(),
-        );
+        o.note(SizingNote::LargeRequestsCountedOnce);
     }
     if w.capacity_gib.is_none() {
-        o.note(
-            "capacity not given: volume size is the minimum that reaches the IOPS and throughput - add your data size"
-                .to_string(),
-        );
+        o.note(SizingNote::VolumeCapacityNotGiven);
     }
 
     // Host (instance) caps.
     if let Some(i) = instance {
         if i.tiers_unavailable.iter().any(|t| t == &tier.id) {
-            o.infeasible_reason = Some(format!(
-                "{} cannot attach this tier ({})",
-                i.id,
-                i.source.split(';').next().unwrap_or(&i.source).trim()
-            ));
+            o.infeasible_reason = Some(Infeasible::NotAttachable {
+                instance: i.id.clone(),
+                source: i
+                    .source
+                    .split(';')
+                    .next()
+                    .unwrap_or(&i.source)
+                    .trim()
+                    .to_string(),
+            });
             return o;
         }
         let (max_iops, max_mb_s) = i.caps_for(&tier.id);
         if counted > max_iops + EPS {
-            o.infeasible_reason = Some(format!(
-                "needs {} IOPS > {} IOPS, the most one {} can drive (instance cap)",
-                q(counted),
-                q(max_iops),
-                i.id
-            ));
+            o.infeasible_reason = Some(Infeasible::InstanceIops {
+                needed: counted,
+                max: max_iops,
+                instance: i.id.clone(),
+            });
             return o;
         }
         if w.sized_mb_s > max_mb_s + EPS {
-            o.infeasible_reason = Some(format!(
-                "needs {} MB/s > {} MB/s, the most one {} can drive (instance cap)",
-                q(w.sized_mb_s),
-                q(max_mb_s),
-                i.id
-            ));
+            o.infeasible_reason = Some(Infeasible::InstanceMbS {
+                needed: w.sized_mb_s,
+                max: max_mb_s,
+                instance: i.id.clone(),
+            });
             return o;
         }
-        o.binding_limits.push(format!(
-            "within the {} cap of {} IOPS and {} MB/s",
-            i.id,
-            fmt_trim(max_iops),
-            fmt_trim(max_mb_s)
-        ));
+        o.binding_limits.push(Binding::WithinInstanceCap {
+            instance: i.id.clone(),
+            max_iops,
+            max_mb_s,
+        });
     } else if let Some(p) = platform {
         if let Some(max) = p.instance_max_iops.filter(|m| counted > *m + EPS) {
-            o.infeasible_reason = Some(format!(
-                "needs {} IOPS > {} IOPS, the most one {} host can drive (platform cap)",
-                q(counted),
-                fmt_trim(max),
-                p.id
-            ));
+            o.infeasible_reason = Some(Infeasible::PlatformIops {
+                needed: counted,
+                max,
+                platform: p.id.clone(),
+            });
             return o;
         }
         if let Some(max) = p.instance_max_mb_s.filter(|m| w.sized_mb_s > *m + EPS) {
-            o.infeasible_reason = Some(format!(
-                "needs {} MB/s > {} MB/s, the most one {} host can drive (platform cap)",
-                q(w.sized_mb_s),
-                fmt_trim(max),
-                p.id
-            ));
+            o.infeasible_reason = Some(Infeasible::PlatformMbS {
+                needed: w.sized_mb_s,
+                max,
+                platform: p.id.clone(),
+            });
             return o;
         }
     }
@@ -154,12 +146,12 @@ pub(crate) fn size_cloud(
     let mut best: Option<(u32, VolConfig, f64)> = None;
     // The fewest volumes that fit, and the error of the count below them.
     let mut first: Option<(u32, VolConfig, f64)> = None;
-    let mut err_before_first: Option<String> = None;
-    let mut last_err = String::new();
-    let mut prev_err: Option<String> = None;
-    let mut err_before_best: Option<String> = None;
+    let mut err_before_first: Option<Infeasible> = None;
+    let mut last_err: Option<Infeasible> = None;
+    let mut prev_err: Option<Infeasible> = None;
+    let mut err_before_best: Option<Infeasible> = None;
     // Every count that fits, with its cost and the error of the count below it.
-    let mut fits: Vec<(u32, VolConfig, f64, Option<String>)> = Vec::new();
+    let mut fits: Vec<(u32, VolConfig, f64, Option<Infeasible>)> = Vec::new();
     for n in 1..=max_n {
         let nf = f64::from(n);
         let need = VolNeed {
@@ -203,7 +195,7 @@ pub(crate) fn size_cloud(
             }
             Err(e) => {
                 prev_err = Some(e.clone());
-                last_err = e;
+                last_err = Some(e);
             }
         }
     }
@@ -242,12 +234,18 @@ pub(crate) fn size_cloud(
         }
     }
     let Some((n, v, _)) = best else {
-        o.infeasible_reason = Some(if max_n > 1 {
-            format!("even striped across {max_n} volumes (cloud.max_volumes): {last_err}")
-        } else if spec.volume.per_vm_pool {
-            format!("{last_err} (performance is per VM: striping does not add to it)")
-        } else {
-            last_err
+        // No count fitted: the loop ran (max_n >= 1) and every count failed.
+        o.infeasible_reason = last_err.map(|last| {
+            if max_n > 1 {
+                Infeasible::EvenStriped {
+                    max_volumes: max_n,
+                    last: Box::new(last),
+                }
+            } else if spec.volume.per_vm_pool {
+                Infeasible::PerVm(Box::new(last))
+            } else {
+                last
+            }
         });
         return o;
     };
@@ -297,11 +295,10 @@ pub(crate) fn size_cloud(
                     + breakdown.io_requests_usd,
             );
             if billed > 0.0 && spec.price.per_million_io.is_some() {
-                o.binding_limits.push(format!(
-                    "requests billed: {} measured requests/s in IO units × 3,600 × {} h",
-                    q(billed),
-                    fmt_trim(hours_per_month)
-                ));
+                o.binding_limits.push(Binding::RequestsBilled {
+                    requests_s: billed,
+                    hours: hours_per_month,
+                });
             }
             o.cost_breakdown = Some(breakdown);
         }
@@ -316,45 +313,24 @@ pub(crate) fn size_cloud(
         }
     }
     if let Some((fn_, fc, c, bn, bc)) = saving {
-        let tail = if bn == n {
-            "the cheapest count".to_string()
-        } else {
-            format!(
-                "the fewest within {} % of the cheapest count ({bn} volumes, {})",
-                fmt_trim(policy.min_saving_pct),
-                usd_month(bc)
-            )
-        };
-        o.binding_limits.push(format!(
-            "striped across {n} volumes: {} % cheaper than the fewest that fit ({fn_} volume{}: {} vs {}); {tail} (cloud.min_saving_pct)",
-            fmt_num((1.0 - c / fc) * 100.0, 0),
-            if fn_ == 1 { "" } else { "s" },
-            usd_month(c),
-            usd_month(fc),
-        ));
+        o.binding_limits.push(Binding::StripedCheaper {
+            volumes: n,
+            saving_pct: (1.0 - c / fc) * 100.0,
+            fewest: fn_,
+            usd: c,
+            fewest_usd: fc,
+            cheapest: (bn != n).then_some((bn, bc)),
+            min_saving_pct: policy.min_saving_pct,
+        });
     } else if n > 1 {
-        match (cheapest, err_before_best) {
-            (false, Some(e)) => o.binding_limits.push(format!(
-                "striped across {n} volumes: with {} volume(s): {e}",
-                n - 1
-            )),
-            (false, None) => o.binding_limits.push(format!(
-                "striped across {n} volumes: fewer volumes fit only by provisioning IOPS for throughput, at a higher cost"
-            )),
-            (true, Some(e)) => o.binding_limits.push(format!(
-                "striped across {n} volumes, the fewest that fit: with {} volume(s): {e}",
-                n - 1
-            )),
-            (true, None) => o
-                .binding_limits
-                .push(format!("striped across {n} volumes (cheapest count)")),
-        }
+        o.binding_limits.push(Binding::Striped {
+            volumes: n,
+            cheapest_policy: cheapest,
+            fewer: err_before_best,
+        });
     }
     if spec.volume.per_vm_pool {
-        o.note(
-            "performance is per VM (baseline + per-GiB rate of all volumes of this type, up to the VM's cap): one volume of the total size is shown; splitting it changes nothing"
-                .to_string(),
-        );
+        o.note(SizingNote::PerVmPool);
         match instance {
             // What the VM delivers: the size's rate, up to the VM's cap.
             Some(i) => {
@@ -370,17 +346,13 @@ pub(crate) fn size_cloud(
                     o.throughput_mib_s_per_unit = Some(cap_mib);
                 }
             }
-            None => o.note(
-                "its IOPS and MiB/s maximums are the best case per VM (the largest machine types); smaller VMs cap lower: give --instance"
-                    .to_string(),
-            ),
+            None => o.note(SizingNote::PerVmBestCase),
         }
     }
     o.binding_limits.extend(v.binding);
-    o.notes.extend(v.notes.into_iter().map(OptionNote::Text));
+    o.notes.extend(v.notes.into_iter().map(OptionNote::Sizing));
     if w.capacity_gib.is_some() && o.binding_limits.is_empty() {
-        o.binding_limits
-            .push("capacity: volume size set by the data size".to_string());
+        o.binding_limits.push(Binding::CapacitySetsSize);
     }
     o
 }

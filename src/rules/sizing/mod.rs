@@ -10,8 +10,10 @@ mod volume;
 
 pub(crate) use cloud::size_cloud;
 
-use crate::rules::findings::{CostNote, Note};
-use crate::rules::num::{fmt_num, fmt_trim};
+use crate::rules::findings::{
+    Binding, BurstCovers, BurstRefused, CostNote, Infeasible, IoKind, Note, RowShort,
+    SizeRowFigures, SizingNote, ThroughputUnit,
+};
 use crate::rules::schema::{
     CloudPolicy, CloudVolumeSpec, DriveSpec, Instance, IopsModel, OnpremPolicy, Platform, RaidSpec,
     SizeRow, SizeTable, ThroughputModel, Tier, VolumeCountPolicy,
@@ -31,21 +33,6 @@ pub(super) const EPS: f64 = 1e-9;
 /// ceil that ignores float noise just above an integer (8.000000000001 → 8).
 pub(crate) fn ceil_eps(x: f64) -> f64 {
     (x - 1e-9 * x.abs().max(1.0)).ceil().max(0.0)
-}
-
-/// A quantity for a message: no decimals when (nearly) whole, else 2, so a
-/// limit like 100 is never shown as the demand 100.19 rounded to "100".
-pub(super) fn q(x: f64) -> String {
-    if (x - x.round()).abs() < 1e-6 {
-        fmt_num(x, 0)
-    } else {
-        fmt_num(x, 2)
-    }
-}
-
-/// `$1,234.56/month`.
-pub(super) fn usd_month(x: f64) -> String {
-    format!("${}/month", fmt_num(x, 2))
 }
 
 /// MB/s (10^6 B/s) → MiB/s (2^20 B/s).
@@ -193,7 +180,12 @@ pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         cost_breakdown: None,
         cost_note: None,
         binding_limits: Vec::new(),
-        notes: tier.notes.iter().cloned().map(OptionNote::Text).collect(),
+        notes: tier
+            .notes
+            .iter()
+            .cloned()
+            .map(OptionNote::Catalogue)
+            .collect(),
         rule_score: 0,
         preferred_by: Vec::new(),
         avoided_by: Vec::new(),
@@ -246,76 +238,51 @@ pub(crate) fn size_drive_array(
     };
     o.cost_note = Some(CostNote::OnpremArray);
 
-    let read_part = if hit > 0.0 {
-        format!(
-            "{} reads × (1 − {} array read hit)",
-            fmt_num(w.read_fe, 2),
-            fmt_trim(hit)
-        )
-    } else {
-        format!("{} reads", fmt_num(w.read_fe, 2))
-    };
-    let write_part = if coalesce > 0.0 {
-        format!(
-            "{} writes × (1 − {} coalescing) × {}",
-            fmt_num(w.write_fe, 2),
-            fmt_trim(coalesce),
-            fmt_trim(raid.write_penalty)
-        )
-    } else {
-        format!(
-            "{} writes × {}",
-            fmt_num(w.write_fe, 2),
-            fmt_trim(raid.write_penalty)
-        )
-    };
-    let iops_text = format!(
-        "IOPS: back-end {read_part} + {write_part} = {} IOPS / {} IOPS per drive = {} drives",
-        fmt_num(backend, 2),
-        fmt_trim(drive.iops),
-        n_iops
-    );
-    let cap_text = n_cap.map(|nc| {
-        format!(
-            "capacity: {} GiB / {} GiB usable per {}-drive group = {} drives",
-            fmt_num(w.capacity_gib.unwrap_or(0.0), 0),
-            fmt_num(usable_per_group, 1),
-            raid.group_width,
-            nc
-        )
-    });
     let min = f64::from(raid.min_drives);
     if n_iops >= n_cap.unwrap_or(0.0) && n_iops >= min {
-        o.binding_limits.push(iops_text);
-    } else if n_cap.unwrap_or(0.0) > n_iops && n_cap.unwrap_or(0.0) >= min {
-        o.binding_limits.extend(cap_text);
+        o.binding_limits.push(Binding::DriveIops {
+            reads: w.read_fe,
+            read_hit: hit,
+            writes: w.write_fe,
+            coalesce,
+            write_penalty: raid.write_penalty,
+            backend,
+            drive_iops: drive.iops,
+            drives: n_iops,
+        });
+    } else if let Some(nc) = n_cap.filter(|nc| *nc > n_iops && *nc >= min) {
+        o.binding_limits.push(Binding::DriveCapacity {
+            gib: w.capacity_gib.unwrap_or(0.0),
+            usable_per_group,
+            group_width: raid.group_width,
+            drives: nc,
+        });
     } else {
-        o.binding_limits.push(format!(
-            "minimum {} drives for {} (IOPS alone need {n_iops})",
-            raid.min_drives, raid.level
-        ));
+        o.binding_limits.push(Binding::MinDrives {
+            min: raid.min_drives,
+            level: raid.level.clone(),
+            for_iops: n_iops,
+        });
     }
     if n > raw {
-        o.binding_limits.push(format!(
-            "rounded up from {raw} to whole {}-drive {} groups",
-            raid.group_width, raid.level
-        ));
+        o.binding_limits.push(Binding::WholeGroups {
+            from: raw,
+            group_width: raid.group_width,
+            level: raid.level.clone(),
+        });
     }
     if drive.size_is_assumption {
-        o.note(format!(
-            "drive size {} GB is an assumption (set [tier.drive].size_gb in a --rules copy)",
-            fmt_trim(drive.size_gb)
-        ));
+        o.note(SizingNote::DriveSizeAssumed { gb: drive.size_gb });
     }
     if w.capacity_gib.is_none() {
-        o.note("capacity not given: drives counted for IOPS only".to_string());
+        o.note(SizingNote::DrivesForIopsOnly);
     }
-    o.note("throughput (MB/s) per drive is not modelled (no sourced figure)".to_string());
+    o.note(SizingNote::DriveThroughputNotModelled);
     if n > f64::from(policy.max_drives) {
-        o.infeasible_reason = Some(format!(
-            "needs {} drives > max_drives {} ([onprem] in sizing.toml)",
-            n, policy.max_drives
-        ));
+        o.infeasible_reason = Some(Infeasible::DrivesOverMax {
+            drives: n,
+            max_drives: policy.max_drives,
+        });
     } else {
         o.feasible = true;
     }

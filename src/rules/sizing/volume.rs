@@ -38,67 +38,69 @@ pub(super) struct VolConfig {
     pub(super) row: Option<SizeRow>,
     /// True when the configuration relies on credit bursting for the peak.
     pub(super) bursting: bool,
-    pub(super) binding: Vec<String>,
-    pub(super) notes: Vec<String>,
+    pub(super) binding: Vec<Binding>,
+    pub(super) notes: Vec<SizingNote>,
 }
 
 /// Whether a credit bucket of `credits` covers a peak of `need` IOPS on a volume whose
 /// sustained rate is `baseline` (AWS-GP: duration = credits / (burst IOPS − baseline), with the
-/// demand in place of the burst ceiling): `Ok(explanation)` or `Err(why not)`.
+/// demand in place of the burst ceiling): `Ok(the bucket arithmetic)` or `Err(why not)`.
 pub(super) fn burst_covers(
     credits: f64,
     ceiling: f64,
     baseline: f64,
     need: &VolNeed,
-) -> Result<String, String> {
+) -> Result<BurstCovers, BurstRefused> {
     if need.iops > ceiling + EPS {
-        return Err(format!(
-            "the peak of {} IOPS is above the burst ceiling of {}",
-            q(need.iops),
-            q(ceiling)
-        ));
+        return Err(BurstRefused::AboveCeiling {
+            iops: need.iops,
+            ceiling,
+        });
     }
     let Some(peak_s) = need.peak_s else {
-        return Err("the length of the peak is unknown".to_string());
+        return Err(BurstRefused::PeakLengthUnknown);
     };
     let Some(mean) = need.mean_iops else {
-        return Err("the average IOPS (to refill the bucket) is unknown".to_string());
+        return Err(BurstRefused::MeanUnknown);
     };
     if mean > baseline + EPS {
-        return Err(format!(
-            "the average of {} IOPS is above the baseline of {}, so spent credits would not come back",
-            q(mean),
-            q(baseline)
-        ));
+        return Err(BurstRefused::MeanAboveBaseline { mean, baseline });
     }
     let dur = credits / (need.iops - baseline).max(EPS);
     if dur + EPS < peak_s {
-        return Err(format!(
-            "at {} IOPS the bucket lasts {} min, less than the {} min the load at this level lasted",
-            q(need.iops),
-            fmt_num(dur / 60.0, 1),
-            fmt_num(peak_s / 60.0, 1)
-        ));
+        return Err(BurstRefused::TooShort {
+            iops: need.iops,
+            lasts_min: dur / 60.0,
+            peak_min: peak_s / 60.0,
+        });
     }
-    Ok(format!(
-        "bursts: baseline {} IOPS; at {} IOPS the {} I/O-credit bucket lasts {} / ({} − {}) s = {} min ≥ the {} min the load at this level lasted, and the average {} IOPS ≤ the baseline refills it",
-        q(baseline),
-        q(need.iops),
-        fmt_num(credits, 0),
-        fmt_num(credits, 0),
-        q(need.iops),
-        q(baseline),
-        fmt_num(dur / 60.0, 1),
-        fmt_num(peak_s / 60.0, 1),
-        q(mean)
-    ))
+    Ok(BurstCovers {
+        baseline,
+        iops: need.iops,
+        credits,
+        lasts_min: dur / 60.0,
+        peak_min: peak_s / 60.0,
+        mean,
+    })
 }
 
-pub(super) fn unit_text(spec: &CloudVolumeSpec) -> &'static str {
+/// The unit the tier states its throughput in.
+pub(super) fn unit_of(spec: &CloudVolumeSpec) -> ThroughputUnit {
     if spec.throughput_decimal {
-        "MB/s"
+        ThroughputUnit::MbS
     } else {
-        "MiB/s"
+        ThroughputUnit::MibS
+    }
+}
+
+/// A size-table row's figures.
+fn row_figures(r: &SizeRow, unit: ThroughputUnit) -> SizeRowFigures {
+    SizeRowFigures {
+        name: r.name.clone(),
+        gib: r.gib,
+        iops: r.iops,
+        throughput: r.mb_s,
+        unit,
     }
 }
 
@@ -108,17 +110,17 @@ pub(super) fn configure_row(
     spec: &CloudVolumeSpec,
     table: &SizeTable,
     need: &VolNeed,
-) -> Result<VolConfig, String> {
-    let u = unit_text(spec);
-    let mut why_smaller: Option<String> = None;
-    let mut burst_note: Option<String> = None;
+) -> Result<VolConfig, Infeasible> {
+    let u = unit_of(spec);
+    let mut why_smaller: Option<RowShort> = None;
+    let mut burst_note: Option<SizingNote> = None;
     for r in &table.rows {
         if r.gib + EPS < need.gib {
-            why_smaller = Some(format!("{} GiB", q(need.gib)));
+            why_smaller = Some(RowShort::Gib(need.gib));
             continue;
         }
         if r.mb_s + EPS < need.t {
-            why_smaller = Some(format!("{} {u}", q(need.t)));
+            why_smaller = Some(RowShort::Throughput(need.t, u));
             continue;
         }
         let mut cfg = VolConfig {
@@ -138,21 +140,21 @@ pub(super) fn configure_row(
                 (Some(bi), Some(bm)) if bi > r.iops => {
                     let credits = bm * 60.0 * (bi - r.iops);
                     match burst_covers(credits, bi, r.iops, need) {
-                        Ok(t) => {
-                            cfg.binding.push(format!(
-                                "{} ({} min at {} IOPS from a full bucket) {t}",
-                                r.name,
-                                fmt_trim(bm),
-                                q(bi)
-                            ));
+                        Ok(covers) => {
+                            cfg.binding.push(Binding::RowBurst {
+                                row: r.name.clone(),
+                                minutes: bm,
+                                burst_iops: bi,
+                                covers,
+                            });
                             cfg.bursting = true;
                             true
                         }
-                        Err(e) => {
-                            burst_note.get_or_insert(format!(
-                                "credit bursting of {} not counted: {e}",
-                                r.name
-                            ));
+                        Err(why) => {
+                            burst_note.get_or_insert(SizingNote::RowBurstNotCounted {
+                                row: r.name.clone(),
+                                why,
+                            });
                             false
                         }
                     }
@@ -160,58 +162,39 @@ pub(super) fn configure_row(
                 _ => false,
             };
             if !covered {
-                why_smaller = Some(format!("{} IOPS", q(need.iops)));
+                why_smaller = Some(RowShort::Iops(need.iops));
                 continue;
             }
         }
         cfg.binding.insert(
             0,
-            match &why_smaller {
-                Some(w) => format!(
-                    "size {} ({} GiB, {} IOPS, {} {u}): the smallest size with {w}",
-                    r.name,
-                    q(r.gib),
-                    q(r.iops),
-                    q(r.mb_s)
-                ),
-                None => format!(
-                    "size {} ({} GiB, {} IOPS, {} {u}): the smallest size",
-                    r.name,
-                    q(r.gib),
-                    q(r.iops),
-                    q(r.mb_s)
-                ),
+            Binding::SizeRow {
+                row: row_figures(r, u),
+                smaller_lacks: why_smaller,
             },
         );
         cfg.notes.extend(burst_note);
         return Ok(cfg);
     }
     let last = table.rows.last().expect("validated: at least one row");
-    let mut e = format!(
-        "needs {} IOPS, {} {u} and {} GiB per volume; the largest size {} gives {} IOPS, {} {u}, {} GiB",
-        q(need.iops),
-        q(need.t),
-        q(need.gib),
-        last.name,
-        q(last.iops),
-        q(last.mb_s),
-        q(last.gib)
-    );
-    if let Some(b) = burst_note {
-        e.push_str(&format!(" ({b})"));
-    }
-    Err(e)
+    Err(Infeasible::NoSizeRow {
+        iops: need.iops,
+        throughput: need.t,
+        gib: need.gib,
+        largest: row_figures(last, u),
+        burst: burst_note.map(Box::new),
+    })
 }
 
 /// Smallest volume of `spec` that serves `need`, or the limit that prevents it.
 pub(super) fn configure_volume(
     spec: &CloudVolumeSpec,
     need: &VolNeed,
-) -> Result<VolConfig, String> {
+) -> Result<VolConfig, Infeasible> {
     if let Some(table) = &spec.sizes {
         return configure_row(spec, table, need);
     }
-    let u = unit_text(spec);
+    let u = unit_of(spec);
     let need_iops = need.iops;
     let need_mib = need.t;
     let mut binding = Vec::new();
@@ -225,11 +208,10 @@ pub(super) fn configure_volume(
     match &spec.iops {
         IopsModel::Fixed { per_volume } => {
             if need_iops > per_volume + EPS {
-                return Err(format!(
-                    "needs {} IOPS per volume > {} per volume",
-                    q(need_iops),
-                    fmt_trim(*per_volume)
-                ));
+                return Err(Infeasible::IopsOverFixed {
+                    needed: need_iops,
+                    per_volume: *per_volume,
+                });
             }
         }
         IopsModel::SizeDriven {
@@ -240,11 +222,10 @@ pub(super) fn configure_volume(
             burst,
         } => {
             if need_iops > max + EPS {
-                return Err(format!(
-                    "needs {} IOPS per volume > max {} per volume",
-                    q(need_iops),
-                    fmt_trim(*max)
-                ));
+                return Err(Infeasible::IopsOverMax {
+                    needed: need_iops,
+                    max: *max,
+                });
             }
             let baseline = |s: f64| (base + per_gib * s).clamp(*min, *max);
             if baseline(size) + EPS < need_iops {
@@ -261,41 +242,35 @@ pub(super) fn configure_volume(
                     }
                     let small_enough = b.below_gib.is_none_or(|g| s_b < g);
                     match burst_covers(b.credits, b.iops, baseline(s_b), need) {
-                        Ok(_) if s_b >= s_sus => notes.push(format!(
-                            "burst to {} IOPS not counted: the average load needs a baseline as large as the peak's, so the sustained size is no larger",
-                            fmt_trim(b.iops)
-                        )),
-                        Ok(t) if s_b < s_sus && small_enough => {
-                            binding.push(format!(
-                                "size {} GiB {t} (sustained {} IOPS would need {} GiB)",
-                                fmt_trim(s_b),
-                                q(need_iops),
-                                fmt_trim(s_sus)
-                            ));
+                        Ok(_) if s_b >= s_sus => {
+                            notes.push(SizingNote::BurstNoSmaller { burst_iops: b.iops })
+                        }
+                        Ok(covers) if s_b < s_sus && small_enough => {
+                            binding.push(Binding::BurstSize {
+                                gib: s_b,
+                                covers,
+                                sustained_iops: need_iops,
+                                sustained_gib: s_sus,
+                            });
                             bursting = true;
                             chosen = Some(s_b);
                         }
                         Ok(_) => {}
-                        Err(e) => notes.push(format!(
-                            "burst to {} IOPS not counted: {e}; sized on the baseline",
-                            fmt_trim(b.iops)
-                        )),
+                        Err(why) => notes.push(SizingNote::BurstNotCounted {
+                            burst_iops: b.iops,
+                            why,
+                        }),
                     }
                 }
                 match chosen {
                     Some(s) => size = s,
                     None => {
-                        binding.push(format!(
-                            "size raised to {} GiB: {} IOPS per GiB{} for {} IOPS",
-                            fmt_trim(s_sus),
-                            fmt_trim(*per_gib),
-                            if *base > 0.0 {
-                                format!(" above a baseline of {}", fmt_trim(*base))
-                            } else {
-                                String::new()
-                            },
-                            q(need_iops)
-                        ));
+                        binding.push(Binding::SizeForIops {
+                            gib: s_sus,
+                            per_gib: *per_gib,
+                            base: *base,
+                            iops: need_iops,
+                        });
                         size = s_sus;
                     }
                 }
@@ -305,11 +280,10 @@ pub(super) fn configure_volume(
         IopsModel::Provisioned { min, max, .. } => {
             let p = ceil_eps(need_iops).max(*min);
             if p > max + EPS {
-                return Err(format!(
-                    "needs {} IOPS per volume > max {} per volume",
-                    q(p),
-                    fmt_trim(*max)
-                ));
+                return Err(Infeasible::IopsOverMax {
+                    needed: p,
+                    max: *max,
+                });
             }
             prov = Some(p);
         }
@@ -324,31 +298,28 @@ pub(super) fn configure_volume(
     match &spec.throughput {
         ThroughputModel::Fixed { per_volume_mib_s } => {
             if need_mib > per_volume_mib_s + EPS {
-                return Err(format!(
-                    "needs {} {u} per volume > {} per volume",
-                    q(need_mib),
-                    fmt_trim(*per_volume_mib_s)
-                ));
+                return Err(Infeasible::ThroughputOverFixed {
+                    needed: need_mib,
+                    per_volume: *per_volume_mib_s,
+                    unit: u,
+                });
             }
         }
         ThroughputModel::SizeSteps { steps } => {
             let step = steps
                 .iter()
                 .find(|s| s.mib_s + EPS >= need_mib)
-                .ok_or_else(|| {
-                    format!(
-                        "needs {} {u} per volume > max {} per volume",
-                        q(need_mib),
-                        fmt_trim(steps.last().map_or(0.0, |s| s.mib_s))
-                    )
+                .ok_or_else(|| Infeasible::ThroughputOverMax {
+                    needed: need_mib,
+                    max: steps.last().map_or(0.0, |s| s.mib_s),
+                    unit: u,
                 })?;
             if step.min_gib > size {
-                binding.push(format!(
-                    "size raised to {} GiB: {} {u} needs at least {} GiB",
-                    fmt_trim(step.min_gib),
-                    q(need_mib),
-                    fmt_trim(step.min_gib)
-                ));
+                binding.push(Binding::SizeForThroughputStep {
+                    gib: step.min_gib,
+                    needed: need_mib,
+                    unit: u,
+                });
                 size = step.min_gib;
             }
         }
@@ -358,47 +329,43 @@ pub(super) fn configure_volume(
             max_mib_s,
         } => {
             if need_mib > max_mib_s + EPS {
-                return Err(format!(
-                    "needs {} {u} per volume > max {} per volume",
-                    q(need_mib),
-                    fmt_trim(*max_mib_s)
-                ));
+                return Err(Infeasible::ThroughputOverMax {
+                    needed: need_mib,
+                    max: *max_mib_s,
+                    unit: u,
+                });
             }
             if base_mib_s + per_gib_mib_s * size + EPS < need_mib {
                 let s = ceil_eps((need_mib - base_mib_s) / per_gib_mib_s);
-                binding.push(format!(
-                    "size raised to {} GiB: {} {u} per TiB{} for {} {u}",
-                    fmt_trim(s),
-                    fmt_num(per_gib_mib_s * 1024.0, 2),
-                    if *base_mib_s > 0.0 {
-                        format!(" above a baseline of {}", fmt_trim(*base_mib_s))
-                    } else {
-                        String::new()
-                    },
-                    q(need_mib)
-                ));
+                binding.push(Binding::SizeForThroughputLinear {
+                    gib: s,
+                    per_tib: per_gib_mib_s * 1024.0,
+                    base: *base_mib_s,
+                    needed: need_mib,
+                    unit: u,
+                });
                 size = s;
             }
         }
         ThroughputModel::SizeTable => unreachable!("size_table tiers have [tier.sizes]"),
         t @ ThroughputModel::PerIops { max_mib_s, .. } => {
             if need_mib > max_mib_s + EPS {
-                return Err(format!(
-                    "needs {} {u} per volume > max {} per volume",
-                    q(need_mib),
-                    fmt_trim(*max_mib_s)
-                ));
+                return Err(Infeasible::ThroughputOverMax {
+                    needed: need_mib,
+                    max: *max_mib_s,
+                    unit: u,
+                });
             }
             let cap = |p: f64| t.per_iops_cap(p).unwrap_or(0.0);
             match prov {
                 Some(p) if cap(p) + EPS < need_mib => {
                     // Smallest IOPS whose cap covers the need (cap is monotone).
                     if cap(iops_max) + EPS < need_mib {
-                        return Err(format!(
-                            "needs {} {u} per volume > {} at max IOPS",
-                            q(need_mib),
-                            q(cap(iops_max))
-                        ));
+                        return Err(Infeasible::ThroughputOverCapAtMaxIops {
+                            needed: need_mib,
+                            cap: cap(iops_max),
+                            unit: u,
+                        });
                     }
                     let (mut lo, mut hi) = (p, iops_max);
                     while hi - lo > 1.0 {
@@ -410,24 +377,24 @@ pub(super) fn configure_volume(
                         }
                     }
                     raised_for_throughput = true;
-                    binding.push(format!(
-                        "provisioned IOPS raised from {} to {} for {} {u} (throughput per IOPS)",
-                        q(p),
-                        q(hi),
-                        q(need_mib)
-                    ));
+                    binding.push(Binding::IopsForThroughput {
+                        from: p,
+                        to: hi,
+                        needed: need_mib,
+                        unit: u,
+                    });
                     prov = Some(hi);
                 }
                 Some(_) => {}
                 None => {
                     let delivered = delivered_iops(&spec.iops, size, None);
                     if cap(delivered) + EPS < need_mib {
-                        return Err(format!(
-                            "needs {} {u} per volume > {} at {} IOPS",
-                            q(need_mib),
-                            q(cap(delivered)),
-                            q(delivered)
-                        ));
+                        return Err(Infeasible::ThroughputOverCapAtIops {
+                            needed: need_mib,
+                            cap: cap(delivered),
+                            iops: delivered,
+                            unit: u,
+                        });
                     }
                 }
             }
@@ -439,30 +406,30 @@ pub(super) fn configure_volume(
         } => {
             let m = ceil_eps(need_mib).max(*included_mib_s);
             if m > max_mib_s + EPS {
-                return Err(format!(
-                    "needs {} {u} per volume > max {} per volume",
-                    q(need_mib),
-                    fmt_trim(*max_mib_s)
-                ));
+                return Err(Infeasible::ThroughputOverMax {
+                    needed: need_mib,
+                    max: *max_mib_s,
+                    unit: u,
+                });
             }
             let iops_now = prov.unwrap_or_else(|| delivered_iops(&spec.iops, size, None));
             if let Some(max_mib_s_per_iops) = max_mib_s_per_iops.filter(|r| m > r * iops_now + EPS)
             {
                 let p2 = ceil_eps(m / max_mib_s_per_iops);
                 if prov.is_none() || p2 > iops_max + EPS {
-                    return Err(format!(
-                        "{} {u} per volume needs {} IOPS at {} {u} per IOPS, more than the volume allows",
-                        q(m),
-                        fmt_num(p2, 0),
-                        fmt_trim(max_mib_s_per_iops)
-                    ));
+                    return Err(Infeasible::ThroughputNeedsIops {
+                        throughput: m,
+                        iops: p2,
+                        per_iops: max_mib_s_per_iops,
+                        unit: u,
+                    });
                 }
-                binding.push(format!(
-                    "provisioned IOPS raised to {} for {} {u} ({} {u} per IOPS)",
-                    fmt_num(p2, 0),
-                    q(m),
-                    fmt_trim(max_mib_s_per_iops)
-                ));
+                binding.push(Binding::IopsForThroughputRatio {
+                    iops: p2,
+                    throughput: m,
+                    per_iops: max_mib_s_per_iops,
+                    unit: u,
+                });
                 prov = Some(p2);
             }
             prov_mib = Some(m);
@@ -482,12 +449,11 @@ pub(super) fn configure_volume(
         if p > *included {
             let s = ceil_eps(p / max_per_gib);
             if s > size {
-                binding.push(format!(
-                    "size raised to {} GiB: at most {} IOPS per GiB for {} IOPS",
-                    fmt_trim(s),
-                    fmt_trim(*max_per_gib),
-                    q(p)
-                ));
+                binding.push(Binding::SizeForIopsRatio {
+                    gib: s,
+                    max_per_gib: *max_per_gib,
+                    iops: p,
+                });
                 size = s;
             }
         }
@@ -495,11 +461,10 @@ pub(super) fn configure_volume(
 
     // 4. Size limit
     if size > spec.volume.max_gib + EPS {
-        return Err(format!(
-            "needs {} GiB per volume > max {} GiB",
-            q(size),
-            fmt_trim(spec.volume.max_gib)
-        ));
+        return Err(Infeasible::CapacityOverMax {
+            gib: size,
+            max_gib: spec.volume.max_gib,
+        });
     }
 
     let iops = delivered_iops(&spec.iops, size, prov);

@@ -11,11 +11,16 @@ use serde::{Serialize, Serializer};
 
 use crate::report::fmt::{fmt_num, fmt_trim};
 use crate::rules::findings::{
-    CostNote, Explanation, FalseCondition, FlashVsHdd, LatencyRisk, Lost, LostBecause, MessagePart,
-    Note, RuleMessage, RuleNotApplied,
+    CostNote, Explanation, FalseCondition, FlashVsHdd, Grade, LatencyRisk, Lost, LostBecause,
+    MessagePart, Note, RuleMessage, RuleNotApplied,
 };
 use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
 use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
+
+/// The words of `v`, or `missing` when there is none.
+fn or_text(v: Option<&impl Display>, missing: &str) -> String {
+    v.map_or_else(|| missing.to_string(), |v| v.to_string())
+}
 
 /// `$1,234.56/month`.
 fn usd(x: f64) -> String {
@@ -42,14 +47,15 @@ fn units(count: u32, unit: Unit) -> String {
 /// Serializes a finding as its words.
 macro_rules! serialize_as_words {
     ($($t:ty),*) => {$(
-        impl Serialize for $t {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.collect_str(self)
             }
         }
     )*};
 }
 serialize_as_words!(
+    Grade,
     Explanation,
     LostBecause,
     CostNote,
@@ -61,6 +67,8 @@ serialize_as_words!(
     GradeBasis,
     CardNote
 );
+
+mod sizing;
 
 /// A histogram edge in ms: whole numbers without decimals (`8`), others as printed (`0.5`).
 fn fmt_ms(v: f64) -> String {
@@ -186,10 +194,22 @@ impl Display for Note {
     }
 }
 
+impl Display for Grade {
+    /// `B`, or `B to D` for a span.
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if self.best == self.worst {
+            f.write_str(&self.best)
+        } else {
+            write!(f, "{} to {}", self.best, self.worst)
+        }
+    }
+}
+
 impl Display for OptionNote {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         match self {
-            OptionNote::Text(t) => f.write_str(t),
+            OptionNote::Catalogue(t) => f.write_str(t),
+            OptionNote::Sizing(n) => n.fmt(f),
             OptionNote::RuleNotApplied(n) => n.fmt(f),
         }
     }
@@ -298,7 +318,7 @@ impl Display for LostBecause {
             LostBecause::Infeasible(r) => write!(
                 f,
                 "not feasible: {}",
-                r.as_deref().unwrap_or("limits exceeded")
+                or_text(r.as_ref(), "limits exceeded")
             ),
             LostBecause::Ranked(parts) => {
                 let words: Vec<String> = parts.iter().map(lost_words).collect();
@@ -420,7 +440,7 @@ impl Display for Explanation {
             Explanation::NoTierFeasible { reasons } => {
                 let mut s = String::from("no tier is feasible");
                 for (ids, r) in reasons {
-                    s.push_str(&format!("; {}: {}", ids.join(", "), r.as_deref().unwrap_or("?")));
+                    s.push_str(&format!("; {}: {}", ids.join(", "), or_text(r.as_ref(), "?")));
                 }
                 s
             }
@@ -496,7 +516,7 @@ impl Display for Explanation {
             } => format!(
                 "{tier_id} is preferred by {} but infeasible: {}.",
                 rules.join(", "),
-                reason.as_deref().unwrap_or("?")
+                or_text(reason.as_ref(), "?")
             ),
             Explanation::LatencyRisk {
                 tier_id,
@@ -558,5 +578,5 @@ impl Display for Explanation {
 }
 
 #[cfg(test)]
-#[path = "tests_wording.rs"]
+#[path = "../tests_wording.rs"]
 mod tests;
