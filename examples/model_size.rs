@@ -4,9 +4,9 @@
 fn main() {
     let paths: Vec<std::path::PathBuf> = std::env::args().skip(1).map(Into::into).collect();
     let rules = sizer::rules::RuleSet::builtin().expect("built-in rules");
-    let (inputs, failures) = sizer::analyze::discover(&paths);
+    let (inputs, failures) = sizer::pipeline::discover(&paths);
     let run =
-        sizer::analyze::run_inputs(inputs, failures, &rules, &Default::default()).expect("run");
+        sizer::pipeline::run_inputs(inputs, failures, &rules, &Default::default()).expect("run");
     let df = &run.model.df;
     println!(
         "{} reports, {} model rows, {:.1} MB estimated model size ({:.0} rows and {:.2} MB per report)",

@@ -9,8 +9,9 @@
 
 use serde::Serialize;
 
-use crate::analyze::{Run, SizeOn};
+use crate::pipeline::Run;
 use crate::rules::Recommendation;
+use crate::settings::SizeOn;
 
 /// Serializes a computed figure to 2 decimals (as `Recommendation` does: no float noise).
 fn round2<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
@@ -323,14 +324,15 @@ pub fn hosts(run: &Run) -> Option<HostFleet> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::{self, Settings};
+    use crate::pipeline;
     use crate::rules::RuleSet;
+    use crate::settings::Settings;
 
     fn run(dir: &str, settings: &Settings) -> Run {
         let rules = RuleSet::builtin().unwrap();
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-        let (inputs, failures) = analyze::discover(&[path]);
-        analyze::run_inputs(inputs, failures, &rules, settings).unwrap()
+        let (inputs, failures) = pipeline::discover(&[path]);
+        pipeline::run_inputs(inputs, failures, &rules, settings).unwrap()
     }
 
     fn close(a: f64, b: f64) -> bool {

@@ -9,18 +9,14 @@
 //! [`warning`] are shared by every stage, [`error`] holds the run's error, [`output`] and
 //! [`export`] write files atomically.
 //!
-//! `analyze`, `hosts` and `virt` re-export the moved types at their former paths.
-//!
 //! The rules engine never sees a file format; a parser never sees a tier; only [`model`] (and
 //! [`export`], to encode files) uses polars.
 #![deny(missing_docs)]
 
-pub mod analyze;
 pub mod error;
 pub mod export;
 pub mod figures;
 pub mod fleet;
-pub mod hosts;
 pub mod ingest;
 pub mod metrics;
 pub mod model;
@@ -31,5 +27,4 @@ pub mod rules;
 pub mod settings;
 pub mod sizing;
 pub mod subject;
-pub mod virt;
 pub mod warning;

@@ -51,12 +51,6 @@ pub struct Figure {
 /// report and the JSON (a missing statistic, a zero denominator).
 type ValueOrWhy = Result<f64, String>;
 
-/// The former name of [`Figure`], kept for the report layer until the merge.
-pub type Metric = Figure;
-
-/// The former name of [`IntervalFigures`], kept until the merge.
-pub type Workload = IntervalFigures;
-
 /// Decimals of a duration printed as `152.25us` / `3.23ms` / `52.86 s` / `2` once in ms, so the
 /// value keeps exactly the printed precision.
 fn decimals_in_ms(printed: &str) -> u32 {

@@ -5,7 +5,7 @@
 use comfy_table::presets::ASCII_MARKDOWN;
 use comfy_table::{Cell, CellAlignment, Table};
 
-use crate::metrics::Metric;
+use crate::metrics::Figure;
 
 /// Formats `v` with `d` decimals and `,` thousands separators (`1,353.87`).
 pub fn fmt_num(v: f64, d: usize) -> String {
@@ -35,7 +35,7 @@ pub fn fmt_num(v: f64, d: usize) -> String {
     }
 }
 
-pub(crate) fn metric_text(m: &Metric) -> String {
+pub(crate) fn figure_text(m: &Figure) -> String {
     match m.value {
         Some(v) => fmt_num(v, m.decimals as usize),
         None => "unknown".to_string(),

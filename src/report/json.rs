@@ -4,7 +4,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::analyze::{DatabaseAnalysis, Run};
+use crate::pipeline::Run;
+use crate::subject::database::DatabaseAnalysis;
 
 /// Identifier of the JSON document layout; bumped on any incompatible change.
 pub const JSON_SCHEMA: &str = "sizer.analyze/2";
@@ -14,13 +15,13 @@ struct JsonDoc<'a> {
     schema: &'static str,
     generator: String,
     databases: &'a [DatabaseAnalysis],
-    hosts: &'a [crate::hosts::HostAnalysis],
+    hosts: &'a [crate::subject::host::HostAnalysis],
     #[serde(rename = "virtual")]
-    virtual_: &'a [crate::virt::VirtAnalysis],
-    reports: &'a [crate::analyze::Analysis],
-    failed: &'a [crate::analyze::Failure],
-    skipped: &'a [crate::analyze::Skipped],
-    duplicates: &'a [crate::analyze::Duplicate],
+    virtual_: &'a [crate::subject::cluster::VirtAnalysis],
+    reports: &'a [crate::subject::awr::Analysis],
+    failed: &'a [crate::pipeline::Failure],
+    skipped: &'a [crate::pipeline::Skipped],
+    duplicates: &'a [crate::pipeline::Duplicate],
     fleet: Fleet,
 }
 

@@ -1,6 +1,6 @@
 //! Renderers: Markdown for people, JSON for machines. Both take a writer and finished results.
 //!
-//! Flow: the engine hands a finished [`Run`](crate::analyze::Run) (or the rule set, for
+//! Flow: the engine hands a finished [`Run`](crate::pipeline::Run) (or the rule set, for
 //! `sizer tiers`) to one renderer, which writes it to an [`std::io::Write`]. The renderers compute
 //! nothing: `fmt` formats numbers and table cells, `markdown` has one module per subject
 //! (database, host, virtual cluster, fleet, files not read), `json` serializes the run and

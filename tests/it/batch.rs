@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sizer::analyze::{self, Settings, SizeOn};
+use sizer::pipeline;
 use sizer::rules::RuleSet;
+use sizer::settings::{Settings, SizeOn};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -33,8 +34,8 @@ fn temp(name: &str) -> PathBuf {
 
 fn run_json(paths: &[PathBuf], settings: &Settings) -> Value {
     let rules = RuleSet::builtin().unwrap();
-    let (inputs, failures) = analyze::discover(paths);
-    let run = analyze::run_inputs(inputs, failures, &rules, settings).unwrap();
+    let (inputs, failures) = pipeline::discover(paths);
+    let run = pipeline::run_inputs(inputs, failures, &rules, settings).unwrap();
     let mut buf = Vec::new();
     sizer::report::json(&run, &mut buf).unwrap();
     serde_json::from_slice(&buf).unwrap()
@@ -223,8 +224,8 @@ fn rac_instance_reports_are_summed_per_interval_and_partial_coverage_is_flagged(
 #[test]
 fn the_series_is_a_polars_frame_and_the_model_exports() {
     let rules = RuleSet::builtin().unwrap();
-    let (inputs, failures) = analyze::discover(&[root().join("fixtures/awr/rac")]);
-    let run = analyze::run_inputs(inputs, failures, &rules, &Settings::default()).unwrap();
+    let (inputs, failures) = pipeline::discover(&[root().join("fixtures/awr/rac")]);
+    let run = pipeline::run_inputs(inputs, failures, &rules, &Settings::default()).unwrap();
     assert_eq!(run.series.height(), 2);
     let req = run.series.column("required_iops").unwrap().f64().unwrap();
     assert_eq!(req.get(0), Some(4725.34));

@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use sizer::analyze::{self, Settings};
+use sizer::pipeline;
 use sizer::rules::RuleSet;
+use sizer::settings::Settings;
 
 fn corpus_awr() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/awr");
@@ -32,7 +33,7 @@ fn expected(dir: &Path) -> Vec<Value> {
 /// Runs the analysis of one file and returns (its report, its database) from the JSON document.
 fn analyse_json(path: &Path) -> (Value, Value) {
     let rules = RuleSet::builtin().expect("built-in rules load");
-    let run = analyze::run(&[path], &rules, &Settings::default()).expect("run");
+    let run = pipeline::run(&[path], &rules, &Settings::default()).expect("run");
     assert!(
         run.failures.is_empty(),
         "{}: {:?}",

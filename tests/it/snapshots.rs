@@ -3,13 +3,14 @@
 
 use std::path::Path;
 
-use sizer::analyze::{self, Settings};
+use sizer::pipeline;
 use sizer::rules::RuleSet;
+use sizer::settings::Settings;
 
 fn markdown(file: &str) -> String {
     // Relative path, so the snapshot does not depend on where the checkout lives.
     let rules = RuleSet::builtin().unwrap();
-    let run = analyze::run(&[Path::new(file)], &rules, &Settings::default()).unwrap();
+    let run = pipeline::run(&[Path::new(file)], &rules, &Settings::default()).unwrap();
     assert!(run.failures.is_empty(), "{:?}", run.failures);
     let mut buf = Vec::new();
     sizer::report::markdown(&run, &mut buf).unwrap();

@@ -6,9 +6,10 @@ use std::io::{self, Write};
 use comfy_table::Cell;
 
 use super::recommendation::{option_summary, write_recommendation};
-use crate::analyze::{DatabaseAnalysis, SizeOn, SERIES_FIELDS};
-use crate::metrics::Metric;
-use crate::report::fmt::{cell_text, fmt_num, metric_text, opt_num, right, table, when};
+use crate::metrics::Figure;
+use crate::report::fmt::{cell_text, figure_text, fmt_num, opt_num, right, table, when};
+use crate::settings::SizeOn;
+use crate::subject::database::{DatabaseAnalysis, SERIES_FIELDS};
 
 /// The `Summary` table of a database.
 pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
@@ -53,14 +54,14 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
     ]);
     t.add_row(vec![
         "Reads".to_string(),
-        format!("{} % of requests", metric_text(&w.read_pct)),
+        format!("{} % of requests", figure_text(&w.read_pct)),
     ]);
     t.add_row(vec![
         "DB buffer cache hit %".to_string(),
         format!(
             "{} (printed Buffer Hit %: {})",
-            metric_text(&w.cache_hit_pct),
-            metric_text(&w.buffer_hit_pct_printed)
+            figure_text(&w.cache_hit_pct),
+            figure_text(&w.buffer_hit_pct_printed)
         ),
     ]);
     match &d.recommendation {
@@ -137,12 +138,12 @@ pub(crate) fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::
             opt_num(iv.interval.elapsed_min, 2),
             iv.scope.to_string(),
             iv.instances.join(", "),
-            metric_text(&w.required_iops),
-            metric_text(&w.measured_iops),
-            metric_text(&w.read_iops),
-            metric_text(&w.write_iops),
-            metric_text(&w.total_mb_s),
-            metric_text(&w.db_file_sequential_read_ms),
+            figure_text(&w.required_iops),
+            figure_text(&w.measured_iops),
+            figure_text(&w.read_iops),
+            figure_text(&w.write_iops),
+            figure_text(&w.total_mb_s),
+            figure_text(&w.db_file_sequential_read_ms),
             cell_text(&if iv.excluded {
                 format!("left out of statistics; {}", iv.flags.join("; "))
             } else {
@@ -257,7 +258,7 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         writeln!(out, "## Workload\n")?;
     }
     let mut t = table(&["Figure", "Value", "Unit", "From"]);
-    let rows: [(&str, &Metric); 19] = [
+    let rows: [(&str, &Figure); 19] = [
         ("Read IOPS", &w.read_iops),
         ("Write IOPS", &w.write_iops),
         ("Redo writes", &w.redo_writes_per_s),
@@ -285,7 +286,7 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         };
         t.add_row(vec![
             Cell::new(name),
-            Cell::new(metric_text(m)),
+            Cell::new(figure_text(m)),
             Cell::new(m.unit),
             Cell::new(cell_text(&from)),
         ]);
@@ -303,7 +304,7 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     ] {
         t.add_row(vec![
             Cell::new(name),
-            Cell::new(metric_text(m)),
+            Cell::new(figure_text(m)),
             Cell::new(m.printed.as_deref().unwrap_or("–")),
             Cell::new(cell_text(m.unknown_reason.as_deref().unwrap_or(&m.from))),
         ]);
@@ -452,7 +453,7 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         writeln!(
             out,
             "- Redo writes are already inside 'physical write total IO requests' (every LGWR write to every log member), so required IOPS carries the redo rate ({} writes/s here) once more, as margin. Measured IOPS is what the database issued.",
-            metric_text(&w.redo_writes_per_s)
+            figure_text(&w.redo_writes_per_s)
         )?;
     }
     if d.intervals.len() > 1 {

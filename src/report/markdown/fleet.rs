@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
-use crate::analyze::SizeOn;
 use crate::fleet::{DatabaseFleet, HostFleet, PlatformChoice};
 use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when};
+use crate::settings::SizeOn;
 
 /// Short meanings of warning ids, for the fleet table's legend.
 pub(crate) fn warning_legend(id: &str) -> &'static str {

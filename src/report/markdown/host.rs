@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::recommendation::write_recommendation;
-use crate::analyze::SizeOn;
 use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when, when_or_dash};
+use crate::settings::SizeOn;
 
 /// Names of the host figures as the report prints them.
 pub(crate) fn host_figure_label(f: &str) -> &'static str {
@@ -27,7 +27,10 @@ pub(crate) fn host_figure_label(f: &str) -> &'static str {
     }
 }
 
-pub(crate) fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) -> io::Result<()> {
+pub(crate) fn write_host(
+    out: &mut dyn Write,
+    h: &crate::subject::host::HostAnalysis,
+) -> io::Result<()> {
     writeln!(
         out,
         "# Host {}{}\n",
@@ -93,7 +96,7 @@ pub(crate) fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) ->
     )?;
     writeln!(out, "## Host totals\n")?;
     let mut t = table(&["Figure", "Average", "p50", "p95", "p99", "Max", "Peak at"]);
-    for (f, _) in crate::hosts::FIGURES.iter() {
+    for (f, _) in crate::figures::FIGURES.iter() {
         let Some(st) = h.statistics.get(*f) else {
             continue;
         };
@@ -145,7 +148,7 @@ pub(crate) fn write_host(out: &mut dyn Write, h: &crate::hosts::HostAnalysis) ->
         .filter(|d| d.role != "virtual" || d.included)
     {
         let f = |n: &str| d.figures.get(n);
-        let g = |n: &str, which: fn(&crate::hosts::DeviceFigure) -> Option<f64>| {
+        let g = |n: &str, which: fn(&crate::subject::host::DeviceFigure) -> Option<f64>| {
             f(n).and_then(which)
                 .map(|v| fmt_num(v, 2))
                 .unwrap_or_else(|| "–".into())

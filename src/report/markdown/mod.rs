@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use crate::analyze::Run;
+use crate::pipeline::Run;
 
 mod database;
 mod fleet;

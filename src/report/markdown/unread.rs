@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use crate::analyze::Run;
+use crate::pipeline::Run;
 
 pub(crate) fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     if !run.failures.is_empty() {

@@ -32,8 +32,8 @@ pub(crate) fn virt_label(m: &str) -> String {
 
 /// Figures in the order a reader expects: IOPS, throughput, latency, then the rest.
 pub(crate) fn ordered(
-    m: &std::collections::BTreeMap<String, crate::analyze::SeriesStats>,
-) -> Vec<(&String, &crate::analyze::SeriesStats)> {
+    m: &std::collections::BTreeMap<String, crate::model::series::SeriesStats>,
+) -> Vec<(&String, &crate::model::series::SeriesStats)> {
     const ORDER: [&str; 12] = [
         "total_iops",
         "read_iops",
@@ -54,7 +54,10 @@ pub(crate) fn ordered(
     v
 }
 
-pub(crate) fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) -> io::Result<()> {
+pub(crate) fn write_virtual(
+    out: &mut dyn Write,
+    v: &crate::subject::cluster::VirtAnalysis,
+) -> io::Result<()> {
     writeln!(out, "# vSAN / ESXi: {}\n", v.name)?;
     for (f, fmt) in &v.sources {
         writeln!(out, "- `{f}` ({fmt})")?;
@@ -177,7 +180,7 @@ pub(crate) fn write_virtual(out: &mut dyn Write, v: &crate::virt::VirtAnalysis) 
     for e in &v.entities {
         let f = |k: &str| e.figures.get(k);
         let iops = f("total_iops").or(f("read_iops"));
-        let tri = |s: Option<&crate::analyze::SeriesStats>| match s {
+        let tri = |s: Option<&crate::model::series::SeriesStats>| match s {
             Some(s) => format!(
                 "{} / {} / {}",
                 opt_num(s.avg, 2),
