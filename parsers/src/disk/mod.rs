@@ -13,7 +13,7 @@
 //!
 //! # Module layout
 //! Flow: a format parser splits its lines or document into device rows and hands each row's
-//! columns to the shared helpers: `sysstat` reads a sysstat value cell ([`sysstat_cell`]: decimal
+//! columns to the shared helpers: `sysstat` reads a sysstat value cell (`sysstat_cell`: decimal
 //! commas, `--human` suffixes), the Linux banner, and maps the sysstat column names onto
 //! [`Normalised`] ([`sysstat_normalise`], the alias table with each column's unit); the parser
 //! then builds the records defined here. After parsing, the engine asks `role` what each device
