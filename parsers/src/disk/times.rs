@@ -71,13 +71,13 @@ pub fn resolve_times(log: &DeviceLog, order: Option<DateOrder>) -> Times {
 /// What [`resolve_stamps`] needs of one report (so that a streaming reader can keep only this).
 #[derive(Debug, Clone, Copy)]
 pub struct Stamp<'a> {
-    /// [`DeviceReport::timestamp`].
+    /// [`DeviceReport::timestamp`](super::DeviceReport::timestamp).
     pub timestamp: Option<&'a str>,
-    /// [`DeviceReport::time`].
+    /// [`DeviceReport::time`](super::DeviceReport::time).
     pub time: Option<NaiveDateTime>,
-    /// [`DeviceReport::summary`].
+    /// [`DeviceReport::summary`](super::DeviceReport::summary).
     pub summary: bool,
-    /// [`DeviceReport::line`].
+    /// [`DeviceReport::line`](super::DeviceReport::line).
     pub line: usize,
 }
 
