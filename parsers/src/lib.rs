@@ -19,15 +19,17 @@
 //! JSON reader) exists once, in private modules.
 //!
 //! # Streaming
-//! Linux iostat text and Solaris `iostat -x` stream: [`parse_path_into`] reads them line by
-//! line (gunzipped on the fly) and hands each report to the sink as it completes. The others are read whole, then handed
-//! over in order: JSON and XML documents (`sadf -j`, `iostat -o JSON`, vSAN JSON and SOAP) are
-//! one value; `sar` and `sadf -d` print each activity for every interval in turn, so an
-//! interval's report is complete only at the end of the file; an OSWatcher archive's banner is
-//! assembled over all its blocks; an nmon file's reports are ordered by snapshot number with
-//! devices in their first-appearance order over every section header; AIX iostat could stream
-//! report by report (its reader looks one line ahead) but does not yet; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series
-//! per counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
+//! Linux iostat text, Solaris `iostat -x` and AIX `iostat` stream: [`parse_path_into`] reads
+//! them line by line (gunzipped on the fly) and hands each report to the sink as it completes
+//! (AIX holds its reports back until its `System configuration:` banner, which the sink's
+//! [`sink::DeviceLogStart`] carries, has been read; a UTF-16 AIX file is read whole). The others
+//! are read whole, then handed over in order: JSON and XML documents (`sadf -j`, `iostat -o
+//! JSON`, vSAN JSON and SOAP) are one value; `sar` and `sadf -d` print each activity for every
+//! interval in turn, so an interval's report is complete only at the end of the file; an
+//! OSWatcher archive's banner is assembled over all its blocks; an nmon file's reports are
+//! ordered by snapshot number with devices in their first-appearance order over every section
+//! header; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series per
+//! counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
 #![deny(missing_docs)]
 
 pub mod awr;

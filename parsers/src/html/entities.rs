@@ -5,7 +5,9 @@
 //! and replaces every reference (named ones by binary search in `ENTITIES`, numeric ones by
 //! `numeric_char`, with the WHATWG replacements for C1 and invalid code points).
 
-use super::*;
+use std::borrow::Cow;
+
+use memchr::{memchr, memchr2};
 
 /// Named character references: name without `;`, characters, and whether the name is also
 /// recognised without `;` (the WHATWG legacy names). Sorted by name (bytes) for binary search.

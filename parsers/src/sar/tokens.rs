@@ -5,7 +5,14 @@
 //! [`colon_label`] or [`bare_label`] whether the rest starts with a label (`Average:`, a
 //! translation), and [`numeric`] which tokens are values.
 
-use super::*;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_while, take_while1, take_while_m_n};
+use nom::character::complete::{char, u32 as dec};
+use nom::combinator::{all_consuming, map, map_res, opt, verify};
+use nom::sequence::preceded;
+use nom::Parser;
+
+use crate::disk::SystemHeader;
 
 /// A token that is a value, not a name: `12`, `-3.85`, `+0.00`, `.5`, `0,06`, `1.6k`.
 pub(super) fn numeric(t: &str) -> bool {

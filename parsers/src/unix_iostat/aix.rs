@@ -129,8 +129,78 @@ pub(super) fn aix_time_column(stanza: &str, col: &str) -> bool {
 /// no `xfer:` stanza: for example only `tty:`/CPU lines); [`ParseError::Section`] for the `-l`
 /// long layout (not read) and for a value that is not a number.
 pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
+    let mut kept: Vec<DeviceReport> = Vec::new();
+    let lines = text.split('\n').map(Ok::<_, ParseError>);
+    let (mut log, _) = aix_lines(lines, opts, &mut |done, _| {
+        kept.append(done);
+        Ok(true)
+    })?;
+    log.reports = kept;
+    Ok(log)
+}
+
+/// Reads AIX `iostat` from `src` line by line into `sink` (see [`stream_lines`] for the
+/// decoding), handing each report over as soon as the line after it is read.
+///
+/// [`crate::sink::Sink::device_begin`] must carry the first `System configuration:` banner, as
+/// the collected parse's [`DeviceLog::header`] does; so reports are held back until that banner
+/// has been read, and a log without one is handed over at its end.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse_aix_with`] (an error in
+/// the middle of the log comes after the reports before it: the sink drops them), or the sink's.
+pub(crate) fn aix_stream_into(
+    src: &mut dyn std::io::BufRead,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let opts = UnixIostatOptions::default();
+    let mut begun = false;
+    let (log, stopped) = aix_lines(stream_lines(src), opts, &mut |done, header| {
+        for mut r in done.drain(..) {
+            if !begun {
+                begun = true;
+                let start = crate::sink::DeviceLogStart {
+                    format: crate::Format::AixIostat,
+                    header,
+                };
+                if !sink.device_begin(start)? {
+                    return Ok(false);
+                }
+                if !settings.first_report_since_boot {
+                    r.since_boot = false;
+                }
+            }
+            if !sink.device_report(r)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })?;
+    if stopped {
+        return Ok(());
+    }
+    sink.device_end(crate::sink::DeviceLogEnd {
+        warnings: log.warnings,
+        skipped: log.skipped,
+    })
+}
+
+/// The finished reports, with the log's banner so far: `Ok(false)` stops the read.
+type Flush<'a> =
+    dyn FnMut(&mut Vec<DeviceReport>, Option<&SystemHeader>) -> Result<bool, ParseError> + 'a;
+
+/// The AIX reader over any lines: `flush` receives the finished reports (and empties the vector)
+/// before a line once the banner is known, and at the end. Returns the log (header, warnings and
+/// skipped lines; its `reports` empty) and whether `flush` stopped it.
+fn aix_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    opts: UnixIostatOptions,
+    flush: &mut Flush<'_>,
+) -> Result<(DeviceLog, bool), ParseError> {
     let mut log = DeviceLog::new(AIX_FORMAT);
     let mut reports: Vec<DeviceReport> = Vec::new();
+    let mut handed = 0usize;
     let mut cur: Option<DeviceReport> = None;
     let mut since_boot_next = opts.first_is_since_boot;
     let mut plain: Option<PlainTable> = None;
@@ -140,10 +210,11 @@ pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, 
     let mut saw_cpu = false;
     let mut in_system = false;
 
+    // A report is complete when it is closed: its samples are normalised then.
     macro_rules! close {
         () => {
             if let Some(r) = cur.take() {
-                finish(&mut log, r, &mut reports);
+                finish(&mut log, normalised(r), &mut reports);
             }
         };
     }
@@ -159,10 +230,16 @@ pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, 
         }};
     }
 
-    let lines: Vec<&str> = text.split('\n').collect();
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in lines.enumerate() {
+        if !reports.is_empty() && log.header.is_some() {
+            handed += reports.len();
+            if !flush(&mut reports, log.header.as_ref())? {
+                return Ok((log, true));
+            }
+        }
+        let raw = raw?;
         let no = i + 1;
-        let t = raw.trim_end_matches('\r').trim();
+        let t = raw.as_ref().trim_end_matches('\r').trim();
         if t.is_empty() {
             in_system = false;
             continue;
@@ -452,9 +529,9 @@ pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, 
         });
     }
     if let Some(r) = cur.take() {
-        finish(&mut log, r, &mut reports);
+        finish(&mut log, normalised(r), &mut reports);
     }
-    if reports.is_empty() {
+    if handed == 0 && reports.is_empty() {
         let what = if saw_cpu {
             "it holds only tty/CPU statistics"
         } else {
@@ -467,13 +544,16 @@ pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, 
             ),
         });
     }
-    for r in &mut reports {
-        for d in &mut r.devices {
-            d.normalised = aix_normalise(&d.values);
-        }
+    let stopped = !reports.is_empty() && !flush(&mut reports, log.header.as_ref())?;
+    Ok((log, stopped))
+}
+
+/// A closed report with every sample's [`Normalised`] view filled from its values.
+fn normalised(mut r: DeviceReport) -> DeviceReport {
+    for d in &mut r.devices {
+        d.normalised = aix_normalise(&d.values);
     }
-    log.reports = reports;
-    Ok(log)
+    r
 }
 
 /// Normalises AIX columns (plain or `-D`, see the module table).

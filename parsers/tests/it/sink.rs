@@ -390,3 +390,87 @@ fn interval_report_format() {
         );
     }
 }
+
+/// AIX `iostat` streams: for every AIX fixture and the corpus's AIX file, the streamed records
+/// (through `parse_path_into`, and through `parse_stream` over a reader, with either
+/// since-boot setting) equal the collected parse, a failure is the same failure, and a sink can
+/// stop after the first report.
+#[test]
+fn aix_iostat_streams_what_the_collected_parse_holds() {
+    use sizer_parsers::unix_iostat::AixIostat;
+    use sizer_parsers::FormatParser;
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("../fixtures/aix"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x != "md"))
+        .collect();
+    files.sort();
+    let corpus = root.join("../../shared/corpus/iostat/aix-iostat-D-and-plain-EXCERPTS.txt");
+    if corpus.is_file() {
+        files.push(corpus);
+    } else {
+        crate::common::corpus_absent(&corpus);
+    }
+    let (mut streamed_ok, mut failures) = (0, 0);
+    for f in &files {
+        let name = f.display().to_string();
+        let whole = parse_file(f);
+        let mut sink = Collect::new();
+        let streamed = parse_path_into(f, &ParseSettings::default(), &mut sink);
+        let log = match (whole, streamed) {
+            (Ok(Parsed::Devices(log)), Ok(format)) => {
+                assert_eq!(format, Format::AixIostat, "{name}");
+                let Some(Parsed::Devices(b)) = sink.into_parsed() else {
+                    panic!("{name}: no device records");
+                };
+                assert_eq!(
+                    serde_json::to_value(&log).unwrap(),
+                    serde_json::to_value(&b).unwrap(),
+                    "{name}"
+                );
+                log
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a.to_string(), b.to_string(), "{name}");
+                failures += 1;
+                continue;
+            }
+            (a, b) => panic!(
+                "{name}: parse_file {:?}, parse_path_into {b:?}",
+                a.map(|_| ())
+            ),
+        };
+        assert!(AixIostat.streams());
+        let text = std::fs::read_to_string(f).unwrap();
+        for since_boot in [true, false] {
+            let settings = ParseSettings {
+                first_report_since_boot: since_boot,
+                ..ParseSettings::default()
+            };
+            let mut collected = Collect::new();
+            AixIostat.parse(&text, &settings, &mut collected).unwrap();
+            let mut streamed = Collect::new();
+            AixIostat
+                .parse_stream(&mut text.as_bytes(), &settings, &mut streamed)
+                .unwrap();
+            assert_eq!(
+                serde_json::to_value(collected.into_parsed()).unwrap(),
+                serde_json::to_value(streamed.into_parsed()).unwrap(),
+                "{name}, first report since boot: {since_boot}"
+            );
+        }
+        let mut one = Counting {
+            stop_after: Some(1),
+            ..Counting::default()
+        };
+        parse_path_into(f, &ParseSettings::default(), &mut one).unwrap();
+        assert_eq!(one.reports, 1, "{name}");
+        assert_eq!(one.samples, log.reports[0].devices.len(), "{name}");
+        assert!(one.ends.is_empty(), "{name}");
+        streamed_ok += 1;
+    }
+    assert!(streamed_ok >= 2, "only {streamed_ok} AIX logs streamed");
+    assert!(failures >= 1, "no AIX failure compared");
+}

@@ -90,14 +90,23 @@
 //! [`Series::entity_type`]: crate::entity::Series::entity_type
 //! [`Series::metric`]: crate::entity::Series::metric
 //! [`Series::raw_unit`]: crate::entity::Series::raw_unit
+//! [`Measure`]: crate::entity::Measure
+//! [`Measure::unit`]: crate::entity::Measure::unit
+//!
+//! # Module layout
+//! Flow: [`parse_with`] tells the layout from the text: a CSV header (`csv`: separator, quoted
+//! cells, columns by name) or else the console table view (`console`: header and dash lines,
+//! cells cut at the dash columns). Either gives the rows as printed; `series` then groups them
+//! into one series per (`Entity`, `Name`), maps names and units to measures and reads the times.
+//! This file holds the options, the PowerCLI name table and the row type both layouts share.
 
-use std::collections::HashMap;
+mod console;
+mod csv;
+mod series;
 
-use chrono::NaiveDateTime;
-
-use super::{head, Notes};
-use crate::disk::{resolve_stamps, DateOrder, Stamp};
-use crate::entity::{vsan_label, EntityLog, Measure, Series, SkippedLine};
+use super::head;
+use crate::disk::DateOrder;
+use crate::entity::{EntityLog, SkippedLine};
 use crate::error::ParseError;
 
 /// Section name used in errors.
@@ -346,7 +355,7 @@ pub fn api_label(name: &str) -> Option<&'static str> {
 /// dash line, in the first 64 KiB.
 pub fn looks_like(text: &str) -> bool {
     let h = head(text);
-    csv_header(h).is_some() || table_headers(h).next().is_some()
+    csv::csv_header(h).is_some() || console::table_headers(h).next().is_some()
 }
 
 /// Parses with default [`Options`].
@@ -362,16 +371,12 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
 /// # Errors
 /// See the module doc.
 pub fn parse_with(text: &str, opts: Options) -> Result<EntityLog, ParseError> {
-    let rows = match csv_header(text) {
-        Some(h) => csv_rows(text, h)?,
-        None => table_rows(text)?,
+    let rows = match csv::csv_header(text) {
+        Some(h) => csv::csv_rows(text, h)?,
+        None => console::table_rows(text)?,
     };
-    build(rows, opts)
+    series::build(rows, opts)
 }
-
-// ---------------------------------------------------------------------------------------------
-// Rows
-// ---------------------------------------------------------------------------------------------
 
 /// One sample as printed.
 #[derive(Debug)]
@@ -390,93 +395,6 @@ struct Rows {
     warnings: Vec<String>,
     /// The layout has a `Unit` column.
     has_unit: bool,
-}
-
-/// The CSV header: (0-based line index, separator, column names).
-struct CsvHeader {
-    index: usize,
-    sep: char,
-    names: Vec<String>,
-}
-
-fn csv_header(text: &str) -> Option<CsvHeader> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    let (mut i, mut l) = lines.next()?;
-    let l0 = l.trim_start_matches('\u{feff}').trim();
-    if l0.starts_with('#') {
-        (i, l) = lines.next()?;
-    }
-    let l = l.trim_start_matches('\u{feff}');
-    let sep = [',', ';', '\t']
-        .into_iter()
-        .max_by_key(|&c| count_outside_quotes(l, c))?;
-    if count_outside_quotes(l, sep) < 3 {
-        return None;
-    }
-    let names: Vec<String> = split_cells(l, sep)
-        .ok()?
-        .into_iter()
-        .map(|s| s.trim().to_string())
-        .collect();
-    let has = |n: &str| names.iter().any(|x| x.eq_ignore_ascii_case(n));
-    (has("Entity") && has("Name") && has("Time") && has("Value")).then_some(CsvHeader {
-        index: i,
-        sep,
-        names,
-    })
-}
-
-fn count_outside_quotes(l: &str, sep: char) -> usize {
-    let mut q = false;
-    l.chars()
-        .filter(|&c| {
-            if c == '"' {
-                q = !q;
-            }
-            !q && c == sep
-        })
-        .count()
-}
-
-/// Splits one CSV line; `Err` on an unterminated quote.
-fn split_cells(l: &str, sep: char) -> Result<Vec<String>, ()> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut chars = l.chars().peekable();
-    let mut quoted = false;
-    let mut at_start = true;
-    while let Some(c) = chars.next() {
-        if quoted {
-            if c == '"' {
-                if chars.peek() == Some(&'"') {
-                    chars.next();
-                    cur.push('"');
-                } else {
-                    quoted = false;
-                }
-            } else {
-                cur.push(c);
-            }
-        } else if c == sep {
-            out.push(std::mem::take(&mut cur));
-            at_start = true;
-            continue;
-        } else if c == '"' && at_start && cur.trim().is_empty() {
-            cur.clear();
-            quoted = true;
-        } else {
-            cur.push(c);
-        }
-        at_start = false;
-    }
-    if quoted {
-        return Err(());
-    }
-    out.push(cur);
-    Ok(out)
 }
 
 /// A `Value` cell: `None` when empty; `1.5` or `1,5` (a single comma is a decimal comma).
@@ -502,361 +420,17 @@ fn value_cell(s: &str) -> Result<Option<f64>, ()> {
         .ok_or(())
 }
 
-fn csv_rows(text: &str, h: CsvHeader) -> Result<Rows, ParseError> {
-    let col = |n: &str| h.names.iter().position(|x| x.eq_ignore_ascii_case(n));
-    let (ce, cn, ct, cv) = (
-        col("Entity").unwrap_or(0),
-        col("Name").unwrap_or(0),
-        col("Time").unwrap_or(0),
-        col("Value").unwrap_or(0),
-    );
-    let cu = col("Unit");
-    let mut out = Rows {
-        rows: Vec::new(),
-        skipped: Vec::new(),
-        warnings: Vec::new(),
-        has_unit: cu.is_some(),
-    };
-    let extra: Vec<&str> = h
-        .names
-        .iter()
-        .filter(|n| {
-            !["Entity", "Name", "Time", "Unit", "Value"]
-                .iter()
-                .any(|k| k.eq_ignore_ascii_case(n))
-        })
-        .map(String::as_str)
-        .collect();
-    if !extra.is_empty() {
-        out.warnings.push(format!(
-            "columns ignored (not Get-VsanStat properties): {}",
-            extra.join(", ")
-        ));
-    }
-    let expected = h.names.join(&h.sep.to_string());
-    for (i, l) in text.lines().enumerate().skip(h.index + 1) {
-        let lineno = i + 1;
-        if l.trim().is_empty() {
-            continue;
-        }
-        let cells = split_cells(l, h.sep).map_err(|_| {
-            ParseError::section(
-                SECTION,
-                Some(lineno),
-                "a closing `\"` on the same line",
-                "an unterminated quoted cell".to_string(),
-            )
-        })?;
-        if cells.len() != h.names.len() {
-            return Err(ParseError::section(
-                SECTION,
-                Some(lineno),
-                format!("{} cells ({expected})", h.names.len()),
-                format!("{} cells: `{}`", cells.len(), l.trim()),
-            ));
-        }
-        let value = value_cell(&cells[cv]).map_err(|_| {
-            ParseError::section(
-                SECTION,
-                Some(lineno),
-                "a number in the Value column",
-                format!("`{}`", cells[cv].trim()),
-            )
-        })?;
-        out.rows.push(Row {
-            line: lineno,
-            entity: cells[ce].trim().to_string(),
-            name: cells[cn].trim().to_string(),
-            time: cells[ct].trim().to_string(),
-            unit: cu.map(|c| cells[c].trim().to_string()),
-            value,
-        });
-    }
-    Ok(out)
-}
-
-/// Table-view headers: (0-based line index of the header, columns as (name, start byte)).
-fn table_headers(text: &str) -> impl Iterator<Item = (usize, Vec<(String, usize)>)> + '_ {
-    let lines: Vec<&str> = text.lines().collect();
-    (0..lines.len().saturating_sub(1)).filter_map(move |i| {
-        let (h, d) = (lines[i], lines[i + 1]);
-        let dt = d.trim();
-        if dt.is_empty() || !dt.chars().all(|c| c == '-' || c == ' ') {
-            return None;
-        }
-        // Dash runs.
-        let mut runs = Vec::new();
-        let mut start = None;
-        for (j, c) in d.char_indices() {
-            match (c == '-', start) {
-                (true, None) => start = Some(j),
-                (false, Some(s)) => {
-                    runs.push((s, j));
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(s) = start {
-            runs.push((s, d.len()));
-        }
-        let cols: Vec<(String, usize)> = runs
-            .iter()
-            .map(|&(s, e)| (h.get(s..e.min(h.len())).unwrap_or("").trim().to_string(), s))
-            .collect();
-        let has = |n: &str| cols.iter().any(|(x, _)| x.eq_ignore_ascii_case(n));
-        (has("Entity") && has("Name") && has("Time") && has("Value")).then_some((i, cols))
-    })
-}
-
+/// A name cut by the table view (`...` in PowerShell 5.1, `…` in 7.x).
 fn truncated(s: &str) -> bool {
     s.ends_with("...") || s.ends_with('…')
 }
 
-fn table_rows(text: &str) -> Result<Rows, ParseError> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Rows {
-        rows: Vec::new(),
-        skipped: Vec::new(),
-        warnings: Vec::new(),
-        has_unit: false,
-    };
-    let mut cut = false;
-    for (hi, cols) in table_headers(text) {
-        let pos = |n: &str| cols.iter().position(|(x, _)| x.eq_ignore_ascii_case(n));
-        let (ce, cn, ct, cv) = (
-            pos("Entity").unwrap_or(0),
-            pos("Name").unwrap_or(0),
-            pos("Time").unwrap_or(0),
-            pos("Value").unwrap_or(0),
-        );
-        let cu = pos("Unit");
-        out.has_unit |= cu.is_some();
-        let last = cols.len() - 1;
-        for (li, l) in lines.iter().enumerate().skip(hi + 2) {
-            // Cells cut at the dash columns; the last column (right-aligned numbers may start
-            // left of its dashes) is the last word of the line.
-            let lt = l.trim_end();
-            // Column positions count characters (the dash line is ASCII; a row may not be).
-            let (body, tail) = match lt.rfind(char::is_whitespace) {
-                Some(k)
-                    if lt[..k].chars().count() + 1 >= cols[last].1.saturating_sub(4)
-                        && last == cv =>
-                {
-                    (&lt[..k], lt[k..].trim())
-                }
-                _ => (lt, ""),
-            };
-            let at = |c: usize| body.char_indices().nth(c).map_or(body.len(), |(b, _)| b);
-            let cell = |c: usize| -> &str {
-                if c == last && last == cv {
-                    return tail;
-                }
-                let s = at(cols[c].1);
-                let e = cols.get(c + 1).map_or(body.len(), |x| at(x.1));
-                if s >= e {
-                    return "";
-                }
-                body[s..e].trim()
-            };
-            let (entity, name, time) = (cell(ce), cell(cn), cell(ct));
-            if entity.is_empty() || name.is_empty() || time.is_empty() || l.starts_with("```") {
-                break;
-            }
-            cut |= truncated(entity) || truncated(name);
-            match value_cell(cell(cv)) {
-                Ok(value) => out.rows.push(Row {
-                    line: li + 1,
-                    entity: entity.to_string(),
-                    name: name.to_string(),
-                    time: time.to_string(),
-                    unit: cu.map(|c| cell(c).to_string()),
-                    value,
-                }),
-                Err(()) => out.skipped.push(SkippedLine {
-                    line: li + 1,
-                    reason: format!("Value `{}` is not a number", cell(cv)),
-                }),
-            }
-        }
-    }
-    if cut {
-        out.warnings.push(
-            "names cut short by the console's table view (`...`): entities are kept as printed \
-             and metric names matched by prefix; export with Export-Csv for full names"
-                .to_string(),
-        );
-    }
-    Ok(out)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Series
-// ---------------------------------------------------------------------------------------------
-
-/// Factor from a printed `Unit` to the measure's unit, or `None` when the unit is not understood
-/// or does not fit the measure.
-fn unit_factor(measure: Measure, unit: &str) -> Option<f64> {
-    let u: String = unit
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_ascii_lowercase();
-    let target = measure.unit();
-    let f = match u.as_str() {
-        "microseconds" | "microsecond" | "us" | "µs" => ("ms", 0.001),
-        "milliseconds" | "millisecond" | "ms" => ("ms", 1.0),
-        "seconds" | "second" | "s" => ("ms", 1000.0),
-        "nanoseconds" | "nanosecond" | "ns" => ("ms", 1e-6),
-        "%" | "percent" | "percentage" => ("%", 1.0),
-        "bytes/s" | "b/s" | "bytespersecond" | "bytes/sec" | "bytes/second" => ("B/s", 1.0),
-        "bytes" | "byte" | "b" => ("B", 1.0),
-        "iops" | "io/s" | "number" | "count" => {
-            return (target == "IOPS" || target == "count").then_some(1.0)
-        }
-        _ => return None,
-    };
-    (f.0 == target).then_some(f.1)
-}
-
-fn build(rows: Rows, opts: Options) -> Result<EntityLog, ParseError> {
-    let mut log = EntityLog::new("powercli_csv");
-    for w in rows.warnings {
-        log.warn(w);
-    }
-    log.skipped = rows.skipped;
-    if rows.rows.is_empty() {
-        return Err(super::no_data(
-            SECTION,
-            "Get-VsanStat rows (Entity, Name, Time, Value)",
-        ));
-    }
-    // Times: the whole file decides the date order.
-    let stamps: Vec<Stamp> = rows
-        .rows
-        .iter()
-        .map(|r| Stamp {
-            timestamp: (!r.time.is_empty()).then_some(r.time.as_str()),
-            time: None,
-            summary: false,
-            line: r.line,
-        })
-        .collect();
-    let t = resolve_stamps(None, &stamps, opts.date_order);
-    if t.ambiguous {
-        log.warn(
-            "every date reads both month-first and day-first: read month first (en-US); set \
-             the session culture's date order if it was day-first",
-        );
-    } else if t.inferred {
-        log.warn(format!(
-            "dates fit both orders: read {} because the times then run forward in the \
-             smallest steps",
-            match t.order {
-                Some(DateOrder::Dmy) => "day first",
-                _ => "month first",
-            }
-        ));
-    }
-    if let Some((line, text)) = t.unreadable.first() {
-        log.warn(format!(
-            "{} time(s) cannot be read (first: line {line}, `{text}`): kept as missing times",
-            t.unreadable.len()
-        ));
-    }
-    let times: Vec<Option<NaiveDateTime>> = t.times;
-
-    let mut notes = Notes::default();
-    let mut index: HashMap<(String, String), usize> = HashMap::new();
-    // Per series: the factor, decided on its first row.
-    let mut factors: Vec<f64> = Vec::new();
-    for (r, time) in rows.rows.iter().zip(times) {
-        let key = (r.entity.clone(), r.name.clone());
-        let i = match index.get(&key) {
-            Some(&i) => i,
-            None => {
-                let (measure, factor, raw_unit) = resolve_measure(r, rows.has_unit, &mut log);
-                if measure.is_none() {
-                    notes.kept(view(&r.name), &r.name);
-                }
-                index.insert(key, log.series.len());
-                factors.push(factor);
-                log.series.push(Series {
-                    entity_type: view(&r.name).to_string(),
-                    entity: r.entity.clone(),
-                    host: None,
-                    metric: r.name.clone(),
-                    measure,
-                    raw_unit,
-                    values: Vec::new(),
-                    times: Vec::new(),
-                    utc: false,
-                    interval_s: None,
-                });
-                log.series.len() - 1
-            }
-        };
-        let s = &mut log.series[i];
-        s.values.push(r.value.map(|v| v * factors[i]));
-        s.times.push(time);
-    }
-    notes.finish(&mut log);
-    Ok(log)
-}
-
-/// The view of a PowerCLI name: the part before its first `.`.
-fn view(name: &str) -> &str {
-    name.split_once('.').map_or(name, |(v, _)| v)
-}
-
-/// (measure, factor, raw unit) of a series, from its first row.
-fn resolve_measure(r: &Row, has_unit: bool, log: &mut EntityLog) -> (Option<Measure>, f64, String) {
-    let label = if truncated(&r.name) {
-        let p = r.name.trim_end_matches('…').trim_end_matches("...");
-        let hits: Vec<&(&str, &str)> = POWERCLI_NAMES
-            .iter()
-            .filter(|(n, _)| n.len() >= p.len() && n[..p.len()].eq_ignore_ascii_case(p))
-            .collect();
-        match hits.as_slice() {
-            [(_, l)] => Some(*l),
-            [] => None,
-            _ => {
-                log.warn(format!(
-                    "`{}` matches {} PowerCLI names: kept unnormalised",
-                    r.name,
-                    hits.len()
-                ));
-                Some("")
-            }
-        }
-    } else {
-        api_label(&r.name)
-    };
-    let api = label.filter(|l| !l.is_empty()).and_then(vsan_label);
-    let printed = r.unit.as_deref().map(str::trim).unwrap_or("");
-    let Some((m, api_factor, api_unit)) = api else {
-        return (None, 1.0, printed.to_string());
-    };
-    if !has_unit || printed.is_empty() {
-        return (Some(m), api_factor, api_unit.to_string());
-    }
-    match unit_factor(m, printed) {
-        Some(f) => (Some(m), f, printed.to_string()),
-        None => {
-            log.warn(format!(
-                "`{}`: unit `{printed}` is not understood for {} (in {}): kept unnormalised",
-                r.name,
-                m.unit(),
-                label.unwrap_or("")
-            ));
-            (None, 1.0, printed.to_string())
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::csv::split_cells;
+    use super::series::unit_factor;
     use super::*;
+    use crate::entity::Measure;
 
     #[test]
     fn cells() {

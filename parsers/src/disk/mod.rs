@@ -1,0 +1,348 @@
+//! Block-device activity from operating-system tools, as one set of records for every format.
+//!
+//! Every OS parser (`iostat` text and `-o JSON`, `sar -d`/`-b` text, `sadf -d`/`-j`, AIX and
+//! Solaris `iostat`, AIX/Solaris/HP-UX `sar -d`, nmon, OSWatcher) produces a [`DeviceLog`]: the
+//! system banner, then one [`DeviceReport`] per interval (or summary), each with one
+//! [`DeviceSample`] per device. Every sample keeps its columns **verbatim** (header name and
+//! value as printed, in the tool's unit) and a [`Normalised`] view in IOPS, bytes/s, ms and
+//! requests. A value that was not printed is `None`, never 0.
+//!
+//! This module also holds what the formats share: the sysstat column alias table
+//! ([`sysstat_normalise`]), device classification ([`classify`]: which names double-count their
+//! disks) and time-stamp reading with an explicit date order ([`resolve_times`]).
+//!
+//! # Module layout
+//! Flow: a format parser splits its lines or document into device rows and hands each row's
+//! columns to the shared helpers: `sysstat` reads a sysstat value cell (`sysstat_cell`: decimal
+//! commas, `--human` suffixes), the Linux banner, and maps the sysstat column names onto
+//! [`Normalised`] ([`sysstat_normalise`], the alias table with each column's unit); the parser
+//! then builds the records defined here. After parsing, the engine asks `role` what each device
+//! name stands for ([`classify`], so that host totals never double-count) and `times` for the
+//! real time of each report ([`resolve_times`]: the banner date, the printed time and an explicit
+//! or inferred day/month order).
+
+mod role;
+mod sysstat;
+mod times;
+
+pub use role::{classify, DeviceRole};
+pub(crate) use sysstat::{linux_banner, sysstat_cell};
+pub use sysstat::{sysstat_known, sysstat_normalise, sysstat_unit_bytes};
+pub use times::{resolve_stamps, resolve_times, DateOrder, Stamp, Times};
+
+use chrono::NaiveDateTime;
+use serde::Serialize;
+
+pub use crate::error::SkippedLine;
+
+pub(crate) const MIB: f64 = 1_048_576.0;
+pub(crate) const GIB: f64 = 1_073_741_824.0;
+
+/// The system banner: `Linux 5.8.0-53-generic (ubuntu) \t12/02/2021 \t_x86_64_\t(2 CPU)`, the
+/// `SunOS host 5.11 11.3 i86pc    06/14/2017` line of Solaris `sar`, nmon's `AAA` lines, ….
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SystemHeader {
+    /// Operating system name (`Linux`, `AIX`, `SunOS`, `HP-UX`).
+    pub sysname: String,
+    /// Kernel or OS release (`5.8.0-53-generic`, `5.11`, `7.2`).
+    pub kernel: String,
+    /// Host name, without parentheses.
+    pub host: String,
+    /// The date as printed (`%x` in the collecting locale: `12/02/2021`, `27/07/10`, `2020-06-01`).
+    pub date: Option<String>,
+    /// Machine (`x86_64`), when printed.
+    pub arch: Option<String>,
+    /// Number of CPUs, when printed.
+    pub cpus: Option<u32>,
+}
+
+/// One device (or group) line of a report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceSample {
+    /// Device name as printed (`sda`, `sda1`, `dm-0`, `vg0-lv_root`, `dev8-0`, `hdisk0`, `sd0,a`,
+    /// `c0t0d0`).
+    pub device: String,
+    /// A group total (iostat `-g`, printed with a leading space; nmon `DG` disk groups): it
+    /// double-counts its member devices.
+    pub group: bool,
+    /// The host-wide total of every disk, not a device: the `sar -b` row (`tps rtps wtps bread/s
+    /// bwrtn/s`, from `sar -b` text, `sadf -d` `-b` columns or the `sadf -j` `io` object), named
+    /// `sar -b` and with `group` set. Never added to the devices' total; the engine takes its
+    /// read/write split from it where the disk rows print tps only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub host_total: bool,
+    /// Every column, header name verbatim, in printed order; `None` for a blank or missing cell.
+    pub values: Vec<(String, Option<f64>)>,
+    /// Units normalised through the format's alias table.
+    pub normalised: Normalised,
+}
+
+impl DeviceSample {
+    /// The value of a column by its header name as printed.
+    pub fn value(&self, column: &str) -> Option<f64> {
+        self.values
+            .iter()
+            .find(|(n, _)| n == column)
+            .and_then(|(_, v)| *v)
+    }
+}
+
+/// Values in IOPS, bytes/s, ms and requests. `None` when the source did not print them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Normalised {
+    /// Read requests per second.
+    pub read_iops: Option<f64>,
+    /// Write requests per second.
+    pub write_iops: Option<f64>,
+    /// Discard requests per second.
+    pub discard_iops: Option<f64>,
+    /// Transfers (IO requests) per second: reads, writes and discards (not flushes).
+    pub total_iops: Option<f64>,
+    /// Bytes read per second.
+    pub read_bytes_per_s: Option<f64>,
+    /// Bytes written per second.
+    pub write_bytes_per_s: Option<f64>,
+    /// Bytes discarded per second.
+    pub discard_bytes_per_s: Option<f64>,
+    /// All bytes per second, only where the source prints no split (iostat `-x -s` `kB/s`).
+    pub total_bytes_per_s: Option<f64>,
+    /// Read latency (queue + service), ms.
+    pub read_await_ms: Option<f64>,
+    /// Write latency (queue + service), ms.
+    pub write_await_ms: Option<f64>,
+    /// Latency of all requests, ms, only when printed.
+    pub await_ms: Option<f64>,
+    /// Average number of requests queued or in service.
+    pub queue_depth: Option<f64>,
+    /// Average request size, bytes.
+    pub avg_request_bytes: Option<f64>,
+    /// Average read request size, bytes.
+    pub read_request_bytes: Option<f64>,
+    /// Average write request size, bytes.
+    pub write_request_bytes: Option<f64>,
+    /// Percent of time the device was busy (shown only: meaningless for NVMe, RAID and SAN LUNs).
+    pub util_pct: Option<f64>,
+    /// Service time, ms (`svctm`, AIX `avgserv`, Solaris `asvc_t`): shown only, never used for
+    /// sizing (sysstat's own man page calls `svctm` untrustworthy).
+    pub service_ms: Option<f64>,
+}
+
+/// One interval report (or summary) of a log.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceReport {
+    /// The report's time as printed (trimmed). For formats that print a time of day only (sar,
+    /// AIX `iostat -T`), the parser leaves the time as printed here and [`resolve_times`] joins it
+    /// to the banner date.
+    pub timestamp: Option<String>,
+    /// The time when the format states it without ambiguity (ISO 8601, `sadf` UTC, nmon `ZZZZ`,
+    /// epoch seconds): local wall-clock time of the host, or UTC where `utc` says so.
+    pub time: Option<NaiveDateTime>,
+    /// `time` is UTC (sadf `-d`/`-j` without `-t`/`-T`).
+    pub utc: bool,
+    /// Interval length in seconds when the source states it (`sadf` `interval`), else `None`.
+    pub interval_s: Option<f64>,
+    /// Averages since boot (the first report of an `iostat` run taken without `-y`): not an
+    /// interval rate.
+    pub since_boot: bool,
+    /// A summary over the whole log (sar `Average:`/`Summary:` rows in any translation), not an
+    /// interval.
+    pub summary: bool,
+    /// 1-based line of the report's first line (or record number for JSON).
+    pub line: usize,
+    /// Devices in printed order.
+    pub devices: Vec<DeviceSample>,
+}
+
+impl DeviceReport {
+    /// An empty interval report starting at `line`.
+    pub fn new(line: usize) -> Self {
+        DeviceReport {
+            timestamp: None,
+            time: None,
+            utc: false,
+            interval_s: None,
+            since_boot: false,
+            summary: false,
+            line,
+            devices: Vec::new(),
+        }
+    }
+}
+
+/// Former name of [`SkippedLine`], kept for callers written before it moved to
+/// [`crate::error`].
+pub type Skip = SkippedLine;
+
+/// A whole log of block-device activity.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceLog {
+    /// Format id (see [`crate::Format::id`]): `iostat_text`, `sar_text`, `nmon`, ….
+    pub format: &'static str,
+    /// The first banner of the file.
+    pub header: Option<SystemHeader>,
+    /// Every report, in file order.
+    pub reports: Vec<DeviceReport>,
+    /// Unknown header names, ignored sections and similar, each once.
+    pub warnings: Vec<String>,
+    /// Lines or records left out (truncated or short lines), each counted.
+    pub skipped: Vec<SkippedLine>,
+}
+
+impl DeviceLog {
+    /// An empty log of format `format`.
+    pub fn new(format: &'static str) -> Self {
+        DeviceLog {
+            format,
+            header: None,
+            reports: Vec::new(),
+            warnings: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Adds a warning unless the same text is already there.
+    pub fn warn(&mut self, w: impl Into<String>) {
+        let w = w.into();
+        if !self.warnings.contains(&w) {
+            self.warnings.push(w);
+        }
+    }
+}
+
+/// Refuses a log without a single device sample.
+///
+/// # Errors
+/// [`crate::ParseError::Section`] saying the log holds no device statistics (only CPU figures,
+/// or an empty device list because the devices named on the command line were not found).
+pub fn require_devices(log: &DeviceLog, name: &str) -> Result<(), crate::ParseError> {
+    if log.reports.iter().any(|r| !r.devices.is_empty()) {
+        return Ok(());
+    }
+    Err(crate::ParseError::section(
+        "device statistics",
+        log.reports.first().map(|r| r.line),
+        format!("device statistics in this {name}"),
+        if log.reports.is_empty() {
+            "no report at all".to_string()
+        } else {
+            format!(
+                "{} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)",
+                log.reports.len()
+            )
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles() {
+        for (n, r) in [
+            ("sda", DeviceRole::Disk),
+            ("sda1", DeviceRole::Partition),
+            ("sdaa12", DeviceRole::Partition),
+            ("nvme0n1", DeviceRole::Disk),
+            ("nvme0n1p2", DeviceRole::Partition),
+            ("mmcblk0p1", DeviceRole::Partition),
+            ("dm-0", DeviceRole::Mapper),
+            ("vg0-lv_root", DeviceRole::Mapper),
+            ("md0", DeviceRole::SoftwareRaid),
+            ("md0p1", DeviceRole::Partition),
+            ("dev8-0", DeviceRole::Disk),
+            ("dev8-1", DeviceRole::Partition),
+            ("dev8-16", DeviceRole::Disk),
+            ("dev253-0", DeviceRole::Mapper),
+            ("loop0", DeviceRole::Virtual),
+            ("sr0", DeviceRole::Virtual),
+            ("hdisk0", DeviceRole::Disk),
+            ("sd0", DeviceRole::Disk),
+            ("sd0,a", DeviceRole::Partition),
+            ("c0t0d0", DeviceRole::Disk),
+            ("c0t0d0s0", DeviceRole::Partition),
+            ("xvdf", DeviceRole::Disk),
+            ("cciss/c0d0", DeviceRole::Disk),
+            ("ramdisk1", DeviceRole::Virtual),
+            ("lofi1", DeviceRole::Virtual),
+            ("d15", DeviceRole::Mapper),
+            ("nfs49", DeviceRole::Virtual),
+            ("sol:vold(pid1533)", DeviceRole::Virtual),
+            ("zones", DeviceRole::Group),
+            ("rpool", DeviceRole::Group),
+        ] {
+            assert_eq!(classify(n, false), r, "{n}");
+        }
+        assert_eq!(classify("sda", true), DeviceRole::Group);
+    }
+
+    fn log(date: Option<&str>, stamps: &[&str]) -> DeviceLog {
+        let mut l = DeviceLog::new("test");
+        l.header = Some(SystemHeader {
+            date: date.map(str::to_string),
+            ..Default::default()
+        });
+        for (i, s) in stamps.iter().enumerate() {
+            let mut r = DeviceReport::new(i + 1);
+            r.timestamp = Some(s.to_string());
+            l.reports.push(r);
+        }
+        l
+    }
+
+    fn dt(s: &str) -> NaiveDateTime {
+        NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap()
+    }
+
+    #[test]
+    fn date_orders() {
+        let t = resolve_times(
+            &log(None, &["01/02/24 10:00:00", "01/02/24 10:00:10"]),
+            None,
+        );
+        assert!(t.ambiguous);
+        assert_eq!(t.times[0], Some(dt("2024-01-02 10:00:00")));
+        let t = resolve_times(&log(None, &["01/02/24 10:00:00"]), Some(DateOrder::Dmy));
+        assert!(!t.ambiguous);
+        assert_eq!(t.times[0], Some(dt("2024-02-01 10:00:00")));
+        let t = resolve_times(
+            &log(None, &["01/02/24 10:00:00", "27/07/10 11:00:00"]),
+            None,
+        );
+        assert_eq!(t.order, Some(DateOrder::Dmy));
+        assert!(!t.ambiguous);
+        // Both readings fit each date, but only month first keeps the steps small.
+        let t = resolve_times(
+            &log(None, &["03/04/2019 11:59:58 PM", "03/05/2019 12:00:08 AM"]),
+            None,
+        );
+        assert!(!t.ambiguous && t.inferred);
+        assert_eq!(t.order, Some(DateOrder::Mdy));
+        assert_eq!(t.times[1], Some(dt("2019-03-05 00:00:08")));
+        let t = resolve_times(
+            &log(None, &["04/03/2019 11:59:58 PM", "05/03/2019 12:00:08 AM"]),
+            None,
+        );
+        assert_eq!(t.order, Some(DateOrder::Dmy));
+        let t = resolve_times(&log(None, &["11/30/2021 02:15:01 PM"]), None);
+        assert_eq!(t.times[0], Some(dt("2021-11-30 14:15:01")));
+        let t = resolve_times(&log(None, &["2024-01-02T10:00:00+0100"]), None);
+        assert_eq!(t.times[0], Some(dt("2024-01-02 10:00:00")));
+        let t = resolve_times(&log(None, &["21-JAN-2015 00:00:02"]), None);
+        assert_eq!(t.times[0], Some(dt("2015-01-21 00:00:02")));
+    }
+
+    #[test]
+    fn time_only_rolls_over_midnight() {
+        let t = resolve_times(
+            &log(
+                Some("06/14/2017"),
+                &["23:50:00", "23:59:59", "00:09:59", "Time: 12:19:59 AM"],
+            ),
+            None,
+        );
+        assert_eq!(t.times[0], Some(dt("2017-06-14 23:50:00")));
+        assert_eq!(t.times[2], Some(dt("2017-06-15 00:09:59")));
+        assert_eq!(t.times[3], Some(dt("2017-06-15 00:19:59")));
+    }
+}

@@ -1,0 +1,245 @@
+//! A sar table as read: its header (which disk table it is, [`table_kind`], and its columns) and
+//! its rows, split into time stamp, device and value tokens but not yet converted.
+//!
+//! Flow: the line loop calls [`new_table`] on each header row and [`read_row`] on each row
+//! under a disk table; a row without a time (AIX/Solaris/HP-UX continuation) takes the table's
+//! current one. The `reports` module converts the rows when the table ends.
+
+use super::columns::UNIX_KNOWN;
+use super::tokens::{bare_label, colon_label, numeric, time_prefix};
+use super::{State, SAR_B_DEVICE};
+use crate::disk::sysstat_known;
+use crate::lines::{clip, CLIP_SYSSTAT};
+
+/// Which disk table a header is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// Linux `sar -d`; the device name first or last.
+    Dev { device_last: bool },
+    /// Linux `sar -b`.
+    B,
+    /// AIX/Solaris/HP-UX `sar -d` (device first, time on the first row of an interval only).
+    Unix,
+}
+
+impl Kind {
+    pub(super) fn tag(self) -> u8 {
+        match self {
+            Kind::Dev { .. } => 0,
+            Kind::B => 1,
+            Kind::Unix => 2,
+        }
+    }
+}
+
+/// What stands where sar prints the time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Stamp {
+    /// A time of day as printed, with its seconds since midnight.
+    Time { text: String, tod: u32 },
+    /// `Average:`, `Summary:`, `Minimum:`, a translation, or the bare `Average`.
+    Label(String),
+    /// Nothing (AIX/Solaris/HP-UX continuation rows).
+    Cont,
+}
+
+/// A disk-table row, split but not yet converted.
+pub(super) struct Row {
+    pub(super) line: usize,
+    pub(super) stamp: Stamp,
+    /// (banner epoch, segment)
+    pub(super) seg: (usize, usize),
+    pub(super) device: String,
+    pub(super) values: Vec<String>,
+}
+
+/// A table: a header and its rows until the next header.
+pub(super) struct Table {
+    pub(super) kind: Option<Kind>,
+    pub(super) columns: Vec<String>,
+    pub(super) line: usize,
+    pub(super) text: String,
+    pub(super) stamp: Stamp,
+    /// The last time or label (for continuation rows).
+    pub(super) current: Option<Stamp>,
+    pub(super) rows: Vec<Row>,
+}
+
+pub(super) fn new_table(
+    st: &mut State,
+    rest: &[&str],
+    stamp: Stamp,
+    no: usize,
+    line: &str,
+) -> Table {
+    let kind = table_kind(rest);
+    let columns: Vec<String> = match kind {
+        Some(Kind::Dev { .. }) => rest
+            .iter()
+            .filter(|t| **t != "DEV")
+            .map(|t| t.to_string())
+            .collect(),
+        Some(Kind::Unix) => rest[1..].iter().map(|t| t.to_string()).collect(),
+        _ => rest.iter().map(|t| t.to_string()).collect(),
+    };
+    match kind {
+        Some(k) => {
+            st.disk_tables += 1;
+            for c in &columns {
+                let known = match k {
+                    Kind::Unix => UNIX_KNOWN.contains(&c.as_str()),
+                    _ => sysstat_known(c) || c == "sect/s",
+                };
+                if !known {
+                    st.log.warn(format!(
+                        "unknown column '{c}' (header of line {no}) kept as printed"
+                    ));
+                }
+            }
+        }
+        None if matches!(stamp, Stamp::Time { .. }) => {
+            let what = rest.iter().take(3).copied().collect::<Vec<_>>().join(" ");
+            if st.other_tables.len() < 8 && !st.other_tables.contains(&what) {
+                st.other_tables.push(what);
+            }
+        }
+        None => {}
+    }
+    Table {
+        kind,
+        columns,
+        line: no,
+        text: clip(line.trim(), CLIP_SYSSTAT),
+        stamp,
+        current: None,
+        rows: Vec::new(),
+    }
+}
+
+/// Which disk table a header (the tokens after the time) is, if any.
+pub(super) fn table_kind(cols: &[&str]) -> Option<Kind> {
+    let has = |n: &str| cols.contains(&n);
+    if has("DEV") && has("tps") {
+        return Some(Kind::Dev {
+            device_last: cols.last() == Some(&"DEV") && cols.first() != Some(&"DEV"),
+        });
+    }
+    if has("tps") && (has("rtps") || has("wtps")) {
+        return Some(Kind::B);
+    }
+    if cols
+        .first()
+        .is_some_and(|c| c.eq_ignore_ascii_case("device"))
+        && has("r+w/s")
+    {
+        return Some(Kind::Unix);
+    }
+    None
+}
+
+/// `LINUX RESTART` (sysstat), `unix restarts` (Solaris, AIX).
+pub(super) fn is_restart(rest: &[&str]) -> bool {
+    match rest {
+        [a, b, ..] => {
+            (a.eq_ignore_ascii_case("linux") && b.eq_ignore_ascii_case("restart"))
+                || (a.eq_ignore_ascii_case("unix") && b.eq_ignore_ascii_case("restarts"))
+        }
+        _ => false,
+    }
+}
+
+/// The stamp of a header line (a time or a label).
+pub(super) fn stamp_of(toks: &[&str]) -> Stamp {
+    if let Some((n, tod)) = time_prefix(toks) {
+        return Stamp::Time {
+            text: toks[..n].join(" "),
+            tod,
+        };
+    }
+    match colon_label(toks) {
+        Some(n) => Stamp::Label(toks[..n].join(" ")),
+        None => Stamp::Cont,
+    }
+}
+
+/// Splits a disk-table row and keeps it in `t`, or says why it is left out.
+pub(super) fn read_row(
+    t: &mut Table,
+    toks: &[&str],
+    no: usize,
+    seg: (usize, usize),
+) -> Result<(), String> {
+    let kind = t.kind.expect("a disk table");
+    let n = t.columns.len();
+    let with_device = !matches!(kind, Kind::B);
+    let expected = n + usize::from(with_device);
+    let what = if with_device {
+        format!("a device name and {n} values")
+    } else {
+        format!("{n} values")
+    };
+    let header = || format!("the header of line {} ('{}')", t.line, t.text);
+    let (stamp, rest) = if let Some((k, tod)) = time_prefix(toks) {
+        (
+            Stamp::Time {
+                text: toks[..k].join(" "),
+                tod,
+            },
+            &toks[k..],
+        )
+    } else if let Some(k) = colon_label(toks) {
+        (Stamp::Label(toks[..k].join(" ")), &toks[k..])
+    } else if kind == Kind::Unix
+        && toks.len() == expected + 1
+        && bare_label(toks[0])
+        && !numeric(toks[1])
+    {
+        (Stamp::Label(toks[0].to_string()), &toks[1..])
+    } else {
+        (Stamp::Cont, toks)
+    };
+    let stamp = match stamp {
+        Stamp::Cont if kind == Kind::Unix => match &t.current {
+            Some(s) => s.clone(),
+            None => {
+                return Err(format!(
+                    "expected a time or 'Average' before the first device row under {}, found '{}'",
+                    header(),
+                    clip(&toks.join(" "), CLIP_SYSSTAT)
+                ))
+            }
+        },
+        Stamp::Cont => {
+            return Err(format!(
+                "expected a time (or an 'Average:' label) then {what} under {}, found '{}'",
+                header(),
+                clip(&toks.join(" "), CLIP_SYSSTAT)
+            ))
+        }
+        s => {
+            t.current = Some(s.clone());
+            s
+        }
+    };
+    if rest.len() != expected {
+        return Err(format!(
+            "expected {what} under {}, found {} field(s): '{}'",
+            header(),
+            rest.len(),
+            clip(&toks.join(" "), CLIP_SYSSTAT)
+        ));
+    }
+    let (device, values) = match kind {
+        Kind::Dev { device_last: true } => (rest[n].to_string(), &rest[..n]),
+        Kind::Dev { device_last: false } | Kind::Unix => (rest[0].to_string(), &rest[1..]),
+        Kind::B => (SAR_B_DEVICE.to_string(), rest),
+    };
+    t.rows.push(Row {
+        line: no,
+        stamp,
+        seg,
+        device,
+        values: values.iter().map(|s| s.to_string()).collect(),
+    });
+    Ok(())
+}
