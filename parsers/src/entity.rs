@@ -118,10 +118,6 @@ pub struct Series {
     pub interval_s: Option<f64>,
 }
 
-/// Former name of [`SkippedLine`], kept for callers written before it moved to
-/// [`crate::error`].
-pub type Skip = SkippedLine;
-
 /// A whole export.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EntityLog {

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
 use serde::Serialize;
-use sizer_parsers::disk::{self, DateOrder, DeviceRole, Skip, Stamp};
+use sizer_parsers::disk::{self, DateOrder, DeviceRole, SkippedLine, Stamp};
 
 use crate::figures::*;
 use crate::ingest::{DevSeries, HostRow, HostSource};
@@ -48,7 +48,7 @@ pub struct HostSourceInfo {
     /// Intervals whose time was already given by another file of the same host (left out).
     pub duplicate_times: usize,
     /// Lines the parser left out, with why (first 20).
-    pub skipped: Vec<Skip>,
+    pub skipped: Vec<SkippedLine>,
     /// Number of lines left out.
     pub skipped_count: usize,
     /// Date order used for numeric dates (`mdy`, `dmy`, `ymd`), when the log has any.

@@ -156,7 +156,7 @@ impl crate::parser::FormatParser for Statspack {
             id: "statspack",
             name: "Statspack report",
             kind: crate::sink::RecordKind::Intervals,
-            description: "Oracle Statspack report (`spreport.sql`), 9i to 19c",
+            description: "Oracle Statspack report (`spreport.sql`)",
         }
     }
 

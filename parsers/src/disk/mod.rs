@@ -169,10 +169,6 @@ impl DeviceReport {
     }
 }
 
-/// Former name of [`SkippedLine`], kept for callers written before it moved to
-/// [`crate::error`].
-pub type Skip = SkippedLine;
-
 /// A whole log of block-device activity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DeviceLog {

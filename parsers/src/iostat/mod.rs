@@ -171,9 +171,6 @@ impl Default for ReaderOptions {
     }
 }
 
-/// Former name of [`ReaderOptions`], kept for callers written before the rename.
-pub type Options = ReaderOptions;
-
 /// Section name used in errors.
 const SECTION: &str = "iostat device report";
 

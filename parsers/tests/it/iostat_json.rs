@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use sizer_parsers::disk::{DeviceLog, DeviceSample};
-use sizer_parsers::iostat::Options;
+use sizer_parsers::iostat::ReaderOptions;
 use sizer_parsers::iostat_json::{looks_like, parse, parse_bytes, parse_with};
 use sizer_parsers::ParseError;
 
@@ -225,9 +225,9 @@ fn fixture_11_5_old_keys_with_timestamps() {
     let text = std::fs::read_to_string(fixture("x-11.5-old-keys-t.json")).unwrap();
     let y = parse_with(
         &text,
-        Options {
+        ReaderOptions {
             first_is_since_boot: false,
-            ..Options::default()
+            ..ReaderOptions::default()
         },
     )
     .unwrap();

@@ -318,7 +318,7 @@ impl crate::parser::FormatParser for AwrText {
             id: "awr_text",
             name: "AWR text report",
             kind: crate::sink::RecordKind::Intervals,
-            description: "Oracle AWR report in text (`awrrpt.sql` report type `text`, or an `AWR_REPORT_TEXT` spool), 10g to 23ai, instance or RAC global",
+            description: "Oracle AWR report in text (`awrrpt.sql` report type `text`, or an `AWR_REPORT_TEXT` spool), instance or RAC global",
         }
     }
 
