@@ -39,6 +39,19 @@ pub(crate) fn fmt_grouped(v: f64, d: usize) -> String {
     }
 }
 
+/// Seconds as `10 s`, `25 min`, `3.5 h` or `12.0 days`.
+pub(crate) fn fmt_s(s: f64) -> String {
+    if s < 120.0 {
+        format!("{s:.0} s")
+    } else if s < 7200.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 172_800.0 {
+        format!("{:.1} h", s / 3600.0)
+    } else {
+        format!("{:.1} days", s / 86_400.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::fmt_grouped;

@@ -99,3 +99,13 @@ pub fn p95_p99_f32(values: Vec<f32>) -> (Option<f64>, Option<f64>) {
     };
     (q(0.95), q(0.99))
 }
+
+/// The upper median of `v` (the middle value, or the higher of the two middle ones); `None` when
+/// empty. Used for the usual sampling interval of a host series.
+pub(crate) fn median(mut v: Vec<f64>) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(f64::total_cmp);
+    Some(v[v.len() / 2])
+}

@@ -3,9 +3,9 @@
 //! [`crate::metrics::IntervalFigures`]) → [`Analysis`] (what the report says, with its caveats),
 //! before any sizing. Also the identity that finds duplicate reports.
 
+use crate::subject::iso;
 use std::collections::BTreeMap;
 
-use chrono::NaiveDateTime;
 use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
 
@@ -295,10 +295,6 @@ pub(crate) fn formula_of(rules: &RuleSet) -> (Formula, FormulaInfo) {
         source: f.source.clone(),
     };
     (formula, info)
-}
-
-pub(crate) fn iso(t: Option<NaiveDateTime>) -> Option<String> {
-    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
 }
 
 pub(crate) fn interval_of(s: &Snapshots) -> Interval {

@@ -13,6 +13,7 @@
 //! measured write amplification is back-end write IOPS ÷ front-end write IOPS (time-weighted
 //! averages; resync and recovery traffic excluded), shown beside each policy's own.
 
+use crate::subject::iso;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -130,10 +131,6 @@ pub struct VirtAnalysis {
     pub hana: Vec<HanaCheck>,
     /// Caveats.
     pub warnings: Vec<Warning>,
-}
-
-pub(crate) fn iso(t: Option<NaiveDateTime>) -> Option<String> {
-    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
 }
 
 /// Analyses each export (grouped by origin).

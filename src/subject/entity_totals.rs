@@ -10,6 +10,7 @@
 //! the side; latencies are weighted by the matching requests (read latency by read IOPS, …);
 //! hit rates by read IOPS. Statistics are weighted by the gap to the previous sample.
 
+use crate::subject::iso;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -60,10 +61,6 @@ pub(crate) fn stats(points: &[(Option<NaiveDateTime>, f64)], unit: &'static str)
     let (mut stats, peak) = series_stats(&values, |i| weights[i], unit);
     stats.peak_end = peak.and_then(|i| iso(points[i].0));
     stats
-}
-
-fn iso(t: Option<NaiveDateTime>) -> Option<String> {
-    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
 }
 
 pub(crate) fn points(s: &Series) -> Vec<(Option<NaiveDateTime>, f64)> {

@@ -10,6 +10,9 @@
 //! ([`crate::model::series`]). Devices are merged by name over the host's sources. The host is
 //! sized from its total IOPS ([`crate::sizing`]).
 
+use crate::model::series::median;
+use crate::subject::iso;
+use crate::warning::fmt_s;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDateTime;
@@ -158,37 +161,12 @@ pub struct HostAnalysis {
     pub series: Vec<SeriesRow>,
 }
 
-pub(crate) fn iso(t: Option<NaiveDateTime>) -> Option<String> {
-    t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string())
-}
-
 pub(crate) fn host_key(s: &HostSource) -> String {
     s.header
         .as_ref()
         .map(|h| h.host.trim().to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| format!("(no host name) {}", s.file))
-}
-
-/// Seconds as `10 s`, `25 min`, `3.5 h` or `12.0 days`.
-pub(crate) fn fmt_s(s: f64) -> String {
-    if s < 120.0 {
-        format!("{s:.0} s")
-    } else if s < 7200.0 {
-        format!("{:.0} min", s / 60.0)
-    } else if s < 172_800.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else {
-        format!("{:.1} days", s / 86_400.0)
-    }
-}
-
-pub(crate) fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    Some(v[v.len() / 2])
 }
 
 /// Groups sources by host and analyses each.
