@@ -62,3 +62,10 @@ pub fn corpus_absent(p: &std::path::Path) {
     );
     println!("SKIPPED: corpus not found ({})", p.display());
 }
+
+/// A path under the shared corpus (`../shared/corpus` beside the project).
+pub fn shared(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus")
+        .join(rel)
+}

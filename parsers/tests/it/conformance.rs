@@ -5,15 +5,10 @@
 //! without the disk activity) give an error that says so. Skipped, with a message, when the
 //! corpus is absent.
 
+use crate::common::shared;
 use std::path::{Path, PathBuf};
 
 use sizer_parsers::{parse_file, Parsed};
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(rel)
-}
 
 /// sysstat-tests files without device statistics, with what their error must say
 /// (INDEX.md gives the command behind each).

@@ -17,9 +17,7 @@ const CORPUS: &str = "cleeistaken_Test-Profiles_Curve_README_hcibench_results.md
 const MIB: f64 = 1_048_576.0;
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/vsan")
-        .join(rel)
+    crate::common::shared("vsan").join(rel)
 }
 
 fn fix_text(rel: &str) -> String {

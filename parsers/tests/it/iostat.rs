@@ -3,18 +3,13 @@
 //!
 //! Every real value below was read by hand from the cited file and line.
 
+use crate::common::shared;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use sizer_parsers::disk::sysstat_normalise;
 use sizer_parsers::iostat::{parse, parse_bytes, parse_with, IostatLog, Reader, ReaderOptions};
 use sizer_parsers::ParseError;
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(rel)
-}
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

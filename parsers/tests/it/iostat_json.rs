@@ -3,6 +3,7 @@
 //!
 //! Every real value below was read by hand from the cited file and line.
 
+use crate::common::shared;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
@@ -12,12 +13,6 @@ use sizer_parsers::iostat_json::{looks_like, parse, parse_bytes, parse_with};
 use sizer_parsers::ParseError;
 
 const MIB: f64 = 1_048_576.0;
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(rel)
-}
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

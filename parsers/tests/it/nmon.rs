@@ -13,9 +13,7 @@ use sizer_parsers::ParseError;
 const CORPUS: &str = "nmon-linux-15h-fedora21-g-auto-DG.nmon.txt";
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/iostat")
-        .join(rel)
+    crate::common::shared("iostat").join(rel)
 }
 
 fn fix(rel: &str) -> String {

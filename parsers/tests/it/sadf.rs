@@ -3,6 +3,7 @@
 //!
 //! Every real value below was read by hand from the cited file and line.
 
+use crate::common::shared;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDateTime;
@@ -12,12 +13,6 @@ use sizer_parsers::sadf::{
     looks_like, looks_like_csv, looks_like_json, parse, parse_bytes, parse_csv, parse_json, SAR_B,
 };
 use sizer_parsers::ParseError;
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(rel)
-}
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

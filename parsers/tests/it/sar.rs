@@ -3,6 +3,7 @@
 //!
 //! Every real value below was read by hand from the cited file and line.
 
+use crate::common::shared;
 use std::path::{Path, PathBuf};
 
 use chrono::NaiveDateTime;
@@ -10,12 +11,6 @@ use proptest::prelude::*;
 use sizer_parsers::disk::{resolve_times, DeviceLog, DeviceReport, DeviceSample};
 use sizer_parsers::sar::{looks_like, parse, parse_bytes, SAR_B_DEVICE};
 use sizer_parsers::ParseError;
-
-fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus")
-        .join(rel)
-}
 
 fn fixture(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

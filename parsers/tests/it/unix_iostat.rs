@@ -14,9 +14,7 @@ use sizer_parsers::unix_iostat::{
 use sizer_parsers::ParseError;
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/iostat")
-        .join(rel)
+    crate::common::shared("iostat").join(rel)
 }
 
 fn fixture(rel: &str) -> PathBuf {

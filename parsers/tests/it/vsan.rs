@@ -27,9 +27,7 @@ use sizer_parsers::vsan::powercli::Options;
 use sizer_parsers::{disk::DateOrder, input, ParseError};
 
 fn shared(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/corpus/vsan")
-        .join(rel)
+    crate::common::shared("vsan").join(rel)
 }
 
 fn fixture(rel: &str) -> PathBuf {
