@@ -156,6 +156,102 @@ pub fn replay_devices(
     })
 }
 
+/// The order of calls of a streaming device parser, kept once: [`DeviceStream::report`] begins
+/// the log at its first report (with the banner known by then) and hands each report on;
+/// [`DeviceStream::finish`] ends it. A parser that has collected its whole log uses
+/// [`replay_devices`] instead.
+pub(crate) struct DeviceStream<'s> {
+    sink: &'s mut dyn Sink,
+    format: Format,
+    first_report_since_boot: bool,
+    begun: bool,
+    stopped: bool,
+    first_line: Option<usize>,
+    reports: usize,
+    device_samples: bool,
+}
+
+impl<'s> DeviceStream<'s> {
+    /// A stream of `format`'s reports into `sink`; `settings` says whether the first report is
+    /// read as since boot.
+    pub(crate) fn new(
+        sink: &'s mut dyn Sink,
+        format: Format,
+        settings: &crate::parser::ParseSettings,
+    ) -> Self {
+        DeviceStream {
+            sink,
+            format,
+            first_report_since_boot: settings.first_report_since_boot,
+            begun: false,
+            stopped: false,
+            first_line: None,
+            reports: 0,
+            device_samples: false,
+        }
+    }
+
+    /// Hands one finished report on (beginning the log with `header` at the first). `Ok(false)`
+    /// when the sink has had enough: the parser stops reading and returns `Ok`.
+    ///
+    /// # Errors
+    /// The sink's.
+    pub(crate) fn report(
+        &mut self,
+        mut report: DeviceReport,
+        header: Option<&SystemHeader>,
+    ) -> Result<bool, ParseError> {
+        if self.stopped {
+            return Ok(false);
+        }
+        if !self.begun {
+            self.begun = true;
+            if !self.sink.device_begin(DeviceLogStart {
+                format: self.format,
+                header,
+            })? {
+                self.stopped = true;
+                return Ok(false);
+            }
+            if !self.first_report_since_boot {
+                report.since_boot = false;
+            }
+            self.first_line = Some(report.line);
+        }
+        self.reports += 1;
+        self.device_samples |= !report.devices.is_empty();
+        if !self.sink.device_report(report)? {
+            self.stopped = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Ends the log with what the parser noticed (nothing when the sink stopped it).
+    ///
+    /// # Errors
+    /// The "no device statistics" [`ParseError::Section`] of [`crate::disk::require_devices`]
+    /// when no report had a device line (the records already handed over belong to an input in
+    /// error), or the sink's.
+    pub(crate) fn finish(
+        self,
+        warnings: Vec<String>,
+        skipped: Vec<SkippedLine>,
+    ) -> Result<(), ParseError> {
+        if self.stopped {
+            return Ok(());
+        }
+        if !self.device_samples {
+            return Err(crate::disk::no_devices(
+                self.first_line,
+                self.reports,
+                self.format.name(),
+            ));
+        }
+        self.sink.device_end(DeviceLogEnd { warnings, skipped })
+    }
+}
+
 /// A sink that keeps every record: the records of one input, as [`crate::parse_bytes`] returns
 /// them.
 #[derive(Debug, Default)]

@@ -214,19 +214,32 @@ pub fn require_devices(log: &DeviceLog, name: &str) -> Result<(), crate::ParseEr
     if log.reports.iter().any(|r| !r.devices.is_empty()) {
         return Ok(());
     }
-    Err(crate::ParseError::section(
-        "device statistics",
+    Err(no_devices(
         log.reports.first().map(|r| r.line),
+        log.reports.len(),
+        name,
+    ))
+}
+
+/// The error of a `name` log whose `reports` reports (the first at `first_line`) have no device
+/// line: what [`require_devices`] returns, for a parser that streams its reports.
+pub(crate) fn no_devices(
+    first_line: Option<usize>,
+    reports: usize,
+    name: &str,
+) -> crate::ParseError {
+    crate::ParseError::section(
+        "device statistics",
+        first_line,
         format!("device statistics in this {name}"),
-        if log.reports.is_empty() {
+        if reports == 0 {
             "no report at all".to_string()
         } else {
             format!(
-                "{} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)",
-                log.reports.len()
+                "{reports} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)"
             )
         },
-    ))
+    )
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ pub(super) fn aix_time_column(stanza: &str, col: &str) -> bool {
 /// long layout (not read) and for a value that is not a number.
 pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
     let mut kept: Vec<DeviceReport> = Vec::new();
-    let lines = text.split('\n').map(Ok::<_, ParseError>);
+    let lines = crate::lines::text_lines(text);
     let (mut log, _) = aix_lines(lines, opts, &mut |done, _| {
         kept.append(done);
         Ok(true)
@@ -139,8 +139,8 @@ pub fn parse_aix_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, 
     Ok(log)
 }
 
-/// Reads AIX `iostat` from `src` line by line into `sink` (see [`stream_lines`] for the
-/// decoding), handing each report over as soon as the line after it is read.
+/// Reads AIX `iostat` from `src` line by line into `sink` (see
+/// [`crate::lines::with_stream_lines`] for the decoding), handing each report over as soon as the line after it is read.
 ///
 /// [`crate::sink::Sink::device_begin`] must carry the first `System configuration:` banner, as
 /// the collected parse's [`DeviceLog::header`] does; so reports are held back until that banner
@@ -155,35 +155,18 @@ pub(crate) fn aix_stream_into(
     sink: &mut dyn crate::sink::Sink,
 ) -> Result<(), ParseError> {
     let opts = UnixIostatOptions::default();
-    let mut begun = false;
-    let (log, stopped) = aix_lines(stream_lines(src), opts, &mut |done, header| {
-        for mut r in done.drain(..) {
-            if !begun {
-                begun = true;
-                let start = crate::sink::DeviceLogStart {
-                    format: crate::Format::AixIostat,
-                    header,
-                };
-                if !sink.device_begin(start)? {
+    let mut out = crate::sink::DeviceStream::new(sink, crate::Format::AixIostat, settings);
+    let (log, _) = crate::lines::with_stream_lines(src, |lines| {
+        aix_lines(lines, opts, &mut |done, header| {
+            for r in done.drain(..) {
+                if !out.report(r, header)? {
                     return Ok(false);
                 }
-                if !settings.first_report_since_boot {
-                    r.since_boot = false;
-                }
             }
-            if !sink.device_report(r)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+            Ok(true)
+        })
     })?;
-    if stopped {
-        return Ok(());
-    }
-    sink.device_end(crate::sink::DeviceLogEnd {
-        warnings: log.warnings,
-        skipped: log.skipped,
-    })
+    out.finish(log.warnings, log.skipped)
 }
 
 /// The finished reports, with the log's banner so far: `Ok(false)` stops the read.

@@ -247,52 +247,6 @@ fn finish(log: &mut DeviceLog, mut r: DeviceReport, reports: &mut Vec<DeviceRepo
     }
 }
 
-/// The lines of a byte stream for a streaming reader, decoded as [`crate::input::decode`] decodes
-/// a whole file when the file is ASCII or UTF-8: split at LF (the LF dropped, a CR left for the
-/// reader to trim), a UTF-8 byte-order mark dropped from the first line. A line that is not
-/// UTF-8 is decoded as windows-1252, line by line (the whole-file decoder would decode the whole
-/// file so; the two differ only for a file that mixes both). A UTF-16 file is not read here: see
-/// [`starts_utf16`].
-fn stream_lines(
-    src: &mut dyn std::io::BufRead,
-) -> impl Iterator<Item = Result<String, ParseError>> + '_ {
-    let mut buf = Vec::new();
-    let mut first = true;
-    std::iter::from_fn(move || {
-        buf.clear();
-        match src.read_until(b'\n', &mut buf) {
-            Ok(0) => None,
-            Ok(_) => {
-                let mut line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-                if std::mem::take(&mut first) {
-                    line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-                }
-                Some(Ok(match std::str::from_utf8(line) {
-                    Ok(s) => s.to_string(),
-                    Err(_) => encoding_rs::WINDOWS_1252.decode(line).0.into_owned(),
-                }))
-            }
-            Err(source) => Some(Err(ParseError::Io {
-                path: Default::default(),
-                source,
-            })),
-        }
-    })
-}
-
-/// True when the stream starts with a UTF-16 byte-order mark (looked at without consuming it):
-/// such a file is read whole and decoded instead of streamed.
-///
-/// # Errors
-/// [`ParseError::Io`] (empty path) when reading fails.
-fn starts_utf16(src: &mut dyn std::io::BufRead) -> Result<bool, ParseError> {
-    let head = src.fill_buf().map_err(|source| ParseError::Io {
-        path: Default::default(),
-        source,
-    })?;
-    Ok(head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF"))
-}
-
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 // ---------------------------------------------------------------------------------------------
@@ -360,16 +314,6 @@ impl crate::parser::FormatParser for AixIostat {
         settings: &crate::parser::ParseSettings,
         sink: &mut dyn crate::sink::Sink,
     ) -> Result<(), crate::ParseError> {
-        if starts_utf16(src)? {
-            let mut bytes = Vec::new();
-            src.read_to_end(&mut bytes)
-                .map_err(|source| ParseError::Io {
-                    path: Default::default(),
-                    source,
-                })?;
-            let decoded = crate::input::decode(&bytes)?;
-            return self.parse(&decoded.text, settings, sink);
-        }
         aix::aix_stream_into(src, settings, sink)
     }
 }

@@ -98,7 +98,7 @@ pub(super) fn epoch_line(t: &str) -> Option<NaiveDateTime> {
 /// line.
 pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceLog, ParseError> {
     let mut kept: Vec<DeviceReport> = Vec::new();
-    let lines = text.split('\n').map(Ok::<_, ParseError>);
+    let lines = crate::lines::text_lines(text);
     let (mut log, _) = solaris_lines(lines, opts, &mut |done| {
         kept.append(done);
         Ok(true)
@@ -107,8 +107,8 @@ pub fn parse_solaris_with(text: &str, opts: UnixIostatOptions) -> Result<DeviceL
     Ok(log)
 }
 
-/// Reads Solaris `iostat -x` from `src` line by line into `sink` (lines decoded as UTF-8,
-/// lossily: iostat prints ASCII), handing each report over as soon as the next one starts.
+/// Reads Solaris `iostat -x` from `src` line by line into `sink` (see
+/// [`crate::lines::with_stream_lines`] for the decoding), handing each report over as soon as the next one starts.
 ///
 /// # Errors
 /// [`ParseError::Io`] (empty path) when reading fails; else as [`parse_solaris_with`], or the
@@ -119,50 +119,18 @@ pub(crate) fn solaris_stream_into(
     sink: &mut dyn crate::sink::Sink,
 ) -> Result<(), ParseError> {
     let opts = UnixIostatOptions::default();
-    let mut buf = Vec::new();
-    let lines = std::iter::from_fn(|| {
-        buf.clear();
-        match src.read_until(b'\n', &mut buf) {
-            Ok(0) => None,
-            Ok(_) => {
-                let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-                Some(Ok(String::from_utf8_lossy(line).into_owned()))
-            }
-            Err(source) => Some(Err(ParseError::Io {
-                path: Default::default(),
-                source,
-            })),
-        }
-    });
-    let mut begun = false;
-    let (log, stopped) = solaris_lines(lines, opts, &mut |done| {
-        for mut r in done.drain(..) {
-            if !begun {
-                begun = true;
-                let start = crate::sink::DeviceLogStart {
-                    format: crate::Format::SolarisIostat,
-                    header: None,
-                };
-                if !sink.device_begin(start)? {
+    let mut out = crate::sink::DeviceStream::new(sink, crate::Format::SolarisIostat, settings);
+    let (log, _) = crate::lines::with_stream_lines(src, |lines| {
+        solaris_lines(lines, opts, &mut |done| {
+            for r in done.drain(..) {
+                if !out.report(r, None)? {
                     return Ok(false);
                 }
-                if !settings.first_report_since_boot {
-                    r.since_boot = false;
-                }
             }
-            if !sink.device_report(r)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+            Ok(true)
+        })
     })?;
-    if stopped {
-        return Ok(());
-    }
-    sink.device_end(crate::sink::DeviceLogEnd {
-        warnings: log.warnings,
-        skipped: log.skipped,
-    })
+    out.finish(log.warnings, log.skipped)
 }
 
 /// The Solaris reader over any lines: `flush` receives the finished reports (and empties the
