@@ -62,61 +62,7 @@ pub use sink::{RecordKind, Sink};
 
 use std::path::Path;
 
-/// The input formats this crate recognises; each has one row in [`registry::PARSERS`], which
-/// gives its id and name. Serialised as its id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// Oracle AWR report in HTML.
-    AwrHtml,
-    /// Oracle AWR report in text (`awrrpt.sql` report type `text`, or an `AWR_REPORT_TEXT` spool).
-    AwrText,
-    /// Oracle Statspack report (`spreport.sql`).
-    Statspack,
-    /// Linux sysstat `iostat` text (basic or `-x`, any version 7.x – 12.7).
-    IostatText,
-    /// `sar -d` / `-b` / `-A` text: Linux sysstat, AIX, Solaris, HP-UX.
-    SarText,
-    /// `sadf -d` (semicolon CSV).
-    SadfCsv,
-    /// `sadf -j` (JSON).
-    SadfJson,
-    /// `iostat -o JSON` (sysstat 11.5.1+).
-    IostatJson,
-    /// AIX `iostat` (plain or `-D`).
-    AixIostat,
-    /// Solaris / illumos `iostat -x` (`-xn`, `-xzn`, …).
-    SolarisIostat,
-    /// nmon `.nmon` file (Linux nmon, AIX topas_nmon).
-    Nmon,
-    /// Oracle OSWatcher Black Box `oswiostat` archive.
-    #[serde(rename = "oswatcher")]
-    OsWatcher,
-    /// ESXi `esxtop -b` batch CSV (PDH-CSV 4.0).
-    EsxtopCsv,
-    /// HCIBench result summary (`*-res.txt`).
-    Hcibench,
-    /// vSAN performance service query result (`VsanPerfEntityMetricCSV`) as JSON.
-    VsanJson,
-    /// vSAN performance service SOAP response or support-bundle stats dump.
-    VsanSoap,
-    /// PowerCLI `Get-VsanStat | Export-Csv` (or its console table).
-    PowercliCsv,
-    /// telegraf `vsphere_vsan_*` line protocol.
-    TelegrafVsan,
-}
-
-impl Format {
-    /// Stable id (`awr_html`, `iostat_text`, …), from the registry ([`registry::formats`]).
-    pub fn id(self) -> &'static str {
-        registry::parser(self).info().id
-    }
-
-    /// Human name for messages (`Linux iostat log`), from the registry.
-    pub fn name(self) -> &'static str {
-        registry::parser(self).info().name
-    }
-}
+pub use registry::Format;
 
 /// Tells the format from the content (never from the file name): the first format of
 /// [`registry::PARSERS`] whose detection matches.

@@ -11,34 +11,85 @@
 //! [`crate::Format::name`], [`formats`], the `--help` list ([`formats_text`]) and
 //! `docs/formats.md` ([`formats_markdown`]) all come from the same rows.
 //!
-//! Adding a format: one module implementing [`FormatParser`], one [`crate::Format`] variant and
-//! one line here.
+//! Adding a format: one module implementing [`FormatParser`], and one entry in the
+//! [`registry!`] list below (its [`Format`] variant with a doc line, and its parser), at its place
+//! in detection order.
 
 use crate::error::ParseError;
 use crate::parser::{FormatInfo, FormatParser};
-use crate::Format;
 
-/// Every format, in detection order.
-pub static PARSERS: &[&dyn FormatParser] = &[
-    &crate::awr::text::AwrText,
-    &crate::awr::statspack::Statspack,
-    &crate::awr::html::AwrHtml,
-    &crate::esxtop::EsxtopCsv,
-    &crate::vsan::VsanSoap,
-    &crate::vsan::VsanJson,
-    &crate::vsan::TelegrafVsan,
-    &crate::vsan::PowercliCsv,
-    &crate::hcibench::Hcibench,
-    &crate::sadf::SadfJson,
-    &crate::iostat_json::IostatJson,
-    &crate::sadf::SadfCsv,
-    &crate::oswatcher::OsWatcher,
-    &crate::nmon::Nmon,
-    &crate::sar::SarText,
-    &crate::iostat::IostatText,
-    &crate::unix_iostat::AixIostat,
-    &crate::unix_iostat::SolarisIostat,
-];
+/// Declares [`Format`] and [`PARSERS`] from one list, so a format is named once: each entry is
+/// the variant's doc, the variant and the parser, in detection order.
+macro_rules! registry {
+    ($( $(#[doc = $doc:literal])+ $variant:ident => $parser:expr, )+) => {
+        /// The input formats this crate recognises, in detection order; each has one entry in
+        /// [`PARSERS`], whose [`FormatInfo`] gives its id and name. Serialised as its id.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Format {
+            $( $(#[doc = $doc])+ $variant, )+
+        }
+
+        /// Every format, in detection order.
+        pub static PARSERS: &[&dyn FormatParser] = &[ $( &$parser, )+ ];
+    };
+}
+
+registry! {
+    /// Oracle AWR report in text (`awrrpt.sql` report type `text`, or an `AWR_REPORT_TEXT` spool).
+    AwrText => crate::awr::text::AwrText,
+    /// Oracle Statspack report (`spreport.sql`).
+    Statspack => crate::awr::statspack::Statspack,
+    /// Oracle AWR report in HTML.
+    AwrHtml => crate::awr::html::AwrHtml,
+    /// ESXi `esxtop -b` batch CSV (PDH-CSV 4.0).
+    EsxtopCsv => crate::esxtop::EsxtopCsv,
+    /// vSAN performance service SOAP response or support-bundle stats dump.
+    VsanSoap => crate::vsan::VsanSoap,
+    /// vSAN performance service query result (`VsanPerfEntityMetricCSV`) as JSON.
+    VsanJson => crate::vsan::VsanJson,
+    /// telegraf `vsphere_vsan_*` line protocol.
+    TelegrafVsan => crate::vsan::TelegrafVsan,
+    /// PowerCLI `Get-VsanStat | Export-Csv` (or its console table).
+    PowercliCsv => crate::vsan::PowercliCsv,
+    /// HCIBench result summary (`*-res.txt`).
+    Hcibench => crate::hcibench::Hcibench,
+    /// `sadf -j` (JSON).
+    SadfJson => crate::sadf::SadfJson,
+    /// `iostat -o JSON` (sysstat 11.5.1+).
+    IostatJson => crate::iostat_json::IostatJson,
+    /// `sadf -d` (semicolon CSV).
+    SadfCsv => crate::sadf::SadfCsv,
+    /// Oracle OSWatcher Black Box `oswiostat` archive.
+    OsWatcher => crate::oswatcher::OsWatcher,
+    /// nmon `.nmon` file (Linux nmon, AIX topas_nmon).
+    Nmon => crate::nmon::Nmon,
+    /// `sar -d` / `-b` / `-A` text: Linux sysstat, AIX, Solaris, HP-UX.
+    SarText => crate::sar::SarText,
+    /// Linux sysstat `iostat` text (basic or `-x`, any version 7.x – 12.7).
+    IostatText => crate::iostat::IostatText,
+    /// AIX `iostat` (plain or `-D`).
+    AixIostat => crate::unix_iostat::AixIostat,
+    /// Solaris / illumos `iostat -x` (`-xn`, `-xzn`, …).
+    SolarisIostat => crate::unix_iostat::SolarisIostat,
+}
+
+impl Format {
+    /// Stable id (`awr_html`, `iostat_text`, …), from the registry ([`formats`]).
+    pub fn id(self) -> &'static str {
+        parser(self).info().id
+    }
+
+    /// Human name for messages (`Linux iostat log`), from the registry.
+    pub fn name(self) -> &'static str {
+        parser(self).info().name
+    }
+}
+
+impl serde::Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
+    }
+}
 
 /// Every format's row, in detection order.
 pub fn formats() -> impl Iterator<Item = &'static FormatInfo> {
@@ -47,10 +98,9 @@ pub fn formats() -> impl Iterator<Item = &'static FormatInfo> {
 
 /// The parser of `format`.
 pub fn parser(format: Format) -> &'static dyn FormatParser {
-    *PARSERS
-        .iter()
-        .find(|p| p.info().format == format)
-        .expect("every Format has a registry line (tested)")
+    // The macro lists the variants and the parsers in one order; a test checks that each
+    // parser's `info().format` is its own variant.
+    PARSERS[format as usize]
 }
 
 /// The first format, in [`PARSERS`] order, whose [`FormatParser::detect`] says yes.

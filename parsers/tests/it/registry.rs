@@ -155,8 +155,24 @@ fn every_format_has_one_row_with_unique_id_and_name() {
     for f in every {
         let rows: Vec<_> = registry::formats().filter(|i| i.format == f).collect();
         assert_eq!(rows.len(), 1, "{f:?}");
-        // The id is the serde name of the variant, as the JSON output writes it.
+        // The JSON writes the id; the id is the variant's name in snake case (OsWatcher is one
+        // word, `oswatcher`).
         assert_eq!(serde_json::to_value(f).unwrap(), rows[0].id, "{f:?}");
+        let snake: String = format!("{f:?}")
+            .replace("OsWatcher", "Oswatcher")
+            .chars()
+            .enumerate()
+            .flat_map(|(i, c)| {
+                let sep = (i > 0 && c.is_ascii_uppercase()).then_some('_');
+                sep.into_iter().chain(std::iter::once(c.to_ascii_lowercase()))
+            })
+            .collect();
+        assert_eq!(rows[0].id, snake, "{f:?}");
+        // `registry::parser` indexes PARSERS by the variant: each parser names its own entry.
+        assert_eq!(registry::parser(f).info().format, f, "{f:?}");
+    }
+    for (i, p) in PARSERS.iter().enumerate() {
+        assert_eq!(p.info().format as usize, i, "{:?}", p.info().format);
     }
     let mut ids: Vec<_> = registry::formats().map(|i| i.id).collect();
     let mut names: Vec<_> = registry::formats().map(|i| i.name).collect();
