@@ -21,6 +21,7 @@
 //!   `log file sync` (foreground) and `log file parallel write` (background), as printed.
 
 use serde::Serialize;
+use sizer_parsers::awr::ReportKind;
 
 use crate::model::{section, View};
 
@@ -233,9 +234,35 @@ pub fn term_statistic(term: &str) -> Option<&'static str> {
     })
 }
 
+/// What a workload's figures are computed from. It words the unknown reasons and names the
+/// sections; it changes no figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FigureSource {
+    /// One report of `kind`; `statspack` for a Statspack report
+    /// ([`sizer_parsers::awr::AwrReport::is_statspack`]).
+    Report {
+        /// Instance, RAC global or PDB report.
+        kind: ReportKind,
+        /// A Statspack report (no IO Profile; `Instance Efficiency Indicators`).
+        statspack: bool,
+    },
+    /// The sum of a RAC database's instance reports over one interval.
+    RacSum,
+}
+
+impl FigureSource {
+    fn is(self, k: ReportKind) -> bool {
+        matches!(self, FigureSource::Report { kind, .. } if kind == k)
+    }
+
+    fn statspack(self) -> bool {
+        matches!(self, FigureSource::Report { statspack: true, .. })
+    }
+}
+
 /// Why a statistic may be missing, for the unknown reason.
-fn missing(stat: &str, kind: &str) -> String {
-    if kind == "pdb" {
+fn missing(stat: &str, source: FigureSource) -> String {
+    if source.is(ReportKind::Pdb) {
         format!("'{stat}' is not in this report (PDB-level reports omit instance-wide statistics such as redo writes; size from a CDB-level report)")
     } else {
         format!("'{stat}' is not in this report's Instance Activity Stats")
@@ -244,20 +271,25 @@ fn missing(stat: &str, kind: &str) -> String {
 
 /// Computes the workload of one source from its model rows.
 ///
-/// `kind` is the report kind (`instance`, `rac_global`, `pdb`, `rac_sum`, or `statspack` for a
-/// Statspack report), used only in wording (unknown reasons, section names).
+/// `source` says what the figures come from ([`FigureSource`]), used only in wording (unknown
+/// reasons, section names).
 /// `rate_decimals` is the precision the report prints its `per Second` rates with (2 in HTML
 /// reports, 1 in most text reports): the IOPS and bytes/s figures are given to it.
-pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> IntervalFigures {
+pub fn workload(
+    v: &View,
+    source: FigureSource,
+    formula: &Formula,
+    rate_decimals: u32,
+) -> IntervalFigures {
     let rate = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.per_second)
-            .ok_or_else(|| missing(stat, kind))
+            .ok_or_else(|| missing(stat, source))
     };
     let total = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.total)
-            .ok_or_else(|| missing(stat, kind))
+            .ok_or_else(|| missing(stat, source))
     };
     const RD: &str = "physical read total IO requests";
     const WR: &str = "physical write total IO requests";
@@ -298,7 +330,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
         .and_then(|p| p.trim().split_once('.'))
         .map_or(1, |(_, f)| f.len() as u32);
     let io_total = io_row.and_then(|x| x.per_second).ok_or_else(|| {
-        if kind == "statspack" {
+        if source.statspack() {
             "Statspack reports have no IO Profile".to_string()
         } else {
             "the report has no IO Profile (added in 11.2.0.4) or no Total Requests row".to_string()
@@ -317,7 +349,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
         .get(section::EFFICIENCY, "Buffer Hit %")
         .and_then(|x| x.value)
         .ok_or_else(|| {
-            if kind == "rac_global" {
+            if source.is(ReportKind::RacGlobal) {
                 "RAC global reports print no database Buffer Hit % (only Global Cache Efficiency)"
                     .to_string()
             } else {
@@ -508,7 +540,7 @@ pub fn workload(v: &View, kind: &str, formula: &Formula, rate_decimals: u32) -> 
             printed_hit,
             "%",
             2,
-            if kind == "statspack" {
+            if source.statspack() {
                 "Instance Efficiency Indicators 'Buffer Hit %' (as printed)"
             } else {
                 "Instance Efficiency Percentages 'Buffer Hit %' (as printed)"

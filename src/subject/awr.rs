@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
+use sizer_parsers::Format;
 
 use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::{self, Model, PolarsResult, SourceMeta, StatRow};
@@ -19,10 +20,10 @@ use crate::warning::Warning;
 pub struct SourceInfo {
     /// Path as given or found.
     pub file: String,
-    /// `awr_html`, `awr_text` or `statspack`.
-    pub format: String,
+    /// The format read (`awr_html`, `awr_text` or `statspack` in the JSON).
+    pub format: Format,
     /// `instance`, `rac_global`, `pdb`.
-    pub report_kind: &'static str,
+    pub report_kind: ReportKind,
     /// The report's `<title>` (`AWR Report for DB: …, Snaps: …`).
     pub title: String,
     /// The report's main heading (`WORKLOAD REPOSITORY report for`).
@@ -116,8 +117,8 @@ pub struct FormulaInfo {
 #[derive(Debug, Clone)]
 pub(crate) struct ReportInfo {
     pub(crate) kind: ReportKind,
-    /// `awr_html`, `awr_text`, `statspack`.
-    pub(crate) format: String,
+    /// The format read.
+    pub(crate) format: Format,
     /// A Statspack report ([`sizer_parsers::awr::AwrReport::is_statspack`]).
     pub(crate) statspack: bool,
     /// Decimals of the report's `per Second` rates.
@@ -164,14 +165,13 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
             .map(|i| i.name.clone())
             .unwrap_or_else(|| "*".into()),
     };
-    let kind = if raw.info.statspack {
-        "statspack"
-    } else {
-        kind_name(raw.info.kind)
+    let source = metrics::FigureSource::Report {
+        kind: raw.info.kind,
+        statspack: raw.info.statspack,
     };
     let workload = metrics::workload(
         &part.instance_view(&inst)?,
-        kind,
+        source,
         formula,
         raw.info.rate_decimals,
     );
@@ -254,7 +254,7 @@ pub(crate) fn reduce(file: String, r: AwrReport) -> ReducedReport {
         .collect();
     let info = ReportInfo {
         kind: r.kind,
-        format: r.source_format.clone(),
+        format: r.format(),
         statspack: r.is_statspack(),
         rate_decimals: r.rate_decimals,
         title: r.title,
@@ -305,14 +305,6 @@ pub(crate) fn interval_of(s: &Snapshots) -> Interval {
         end_time: iso(s.end_time),
         elapsed_min: s.elapsed_min,
         db_time_min: s.db_time_min,
-    }
-}
-
-pub(crate) fn kind_name(k: ReportKind) -> &'static str {
-    match k {
-        ReportKind::Instance => "instance",
-        ReportKind::RacGlobal => "rac_global",
-        ReportKind::Pdb => "pdb",
     }
 }
 
@@ -373,8 +365,8 @@ pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) ->
     Analysis {
         source: SourceInfo {
             file: file.to_string(),
-            format: r.format.clone(),
-            report_kind: kind_name(r.kind),
+            format: r.format,
+            report_kind: r.kind,
             title: r.title.clone(),
             heading: r.heading.clone(),
             encoding: r.encoding.clone(),

@@ -16,6 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
+use sizer_parsers::Format;
 
 use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::frames::{database_series, DatabaseSeriesRow};
@@ -24,7 +25,7 @@ use crate::model::{DataFrame, Model, PolarsResult, View};
 use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
 use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings};
-use crate::subject::awr::{interval_of, kind_name, Analysis, FormulaInfo, Interval, ReportInfo};
+use crate::subject::awr::{interval_of, Analysis, FormulaInfo, Interval, ReportInfo};
 use crate::warning::{fmt_grouped, Warning};
 
 /// One interval of a database's series.
@@ -81,9 +82,9 @@ pub struct DatabaseAnalysis {
     pub instance_info: Vec<InstanceInfo>,
     /// Files that contributed (duplicates excluded).
     pub sources: Vec<String>,
-    /// Report kind of each source (`instance`, `rac_global`, `pdb`), its title, and its format
-    /// (`awr_html`, `awr_text`, `statspack`), in `sources` order.
-    pub source_kinds: Vec<(String, String, String)>,
+    /// Report kind of each source (`instance`, `rac_global`, `pdb` in the JSON), its title, and
+    /// its format (`awr_html`, `awr_text`, `statspack`), in `sources` order.
+    pub source_kinds: Vec<(ReportKind, String, Format)>,
     /// The interval series, in time order.
     pub intervals: Vec<IntervalRow>,
     /// Statistics of each figure over the intervals, keyed by the [`IntervalFigures`] field name.
@@ -339,7 +340,7 @@ pub(crate) fn database(
         let workload = match &view {
             Some(v) => metrics::workload(
                 v,
-                "rac_sum",
+                metrics::FigureSource::RacSum,
                 formula,
                 used.iter()
                     .map(|&m| infos[m].1.rate_decimals)
@@ -672,9 +673,9 @@ pub(crate) fn database(
             .iter()
             .map(|&m| {
                 (
-                    kind_name(infos[m].1.kind).to_string(),
+                    infos[m].1.kind,
                     infos[m].1.title.clone(),
-                    infos[m].1.format.clone(),
+                    infos[m].1.format,
                 )
             })
             .collect(),

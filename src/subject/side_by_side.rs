@@ -3,6 +3,7 @@
 //! time-weighted totals over the OS intervals inside its interval.
 
 use chrono::NaiveDateTime;
+use sizer_parsers::awr::ReportKind;
 
 use crate::figures::{TOTAL_IOPS, TOTAL_MB};
 use crate::subject::host::{AwrSideBySide, HostAnalysis, SeriesRow};
@@ -38,7 +39,7 @@ pub fn side_by_side(
     );
     let mut rows: Vec<Row> = Vec::new();
     for a in analyses {
-        if a.source.report_kind == "rac_global" {
+        if a.source.report_kind == ReportKind::RacGlobal {
             continue;
         }
         let Some(inst) = a.instances.first() else {

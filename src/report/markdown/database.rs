@@ -4,6 +4,8 @@
 use std::io::{self, Write};
 
 use comfy_table::Cell;
+use sizer_parsers::awr::ReportKind;
+use sizer_parsers::Format;
 
 use super::recommendation::{option_summary, write_recommendation};
 use crate::metrics::Figure;
@@ -330,14 +332,14 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     };
     if d.sources.len() <= 6 {
         for (file, (kind, title, format)) in d.sources.iter().zip(&d.source_kinds) {
-            let what = match kind.as_str() {
-                "rac_global" => "RAC global report",
-                "pdb" => "PDB report",
-                _ => "instance report",
+            let what = match kind {
+                ReportKind::RacGlobal => "RAC global report",
+                ReportKind::Pdb => "PDB report",
+                ReportKind::Instance => "instance report",
             };
-            let kind = match format.as_str() {
-                "statspack" => "Statspack report".to_string(),
-                "awr_text" => format!("AWR {what} (text)"),
+            let kind = match format {
+                Format::Statspack => "Statspack report".to_string(),
+                Format::AwrText => format!("AWR {what} (text)"),
                 _ => format!("AWR {what}"),
             };
             writeln!(
