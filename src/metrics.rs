@@ -158,6 +158,10 @@ pub struct IntervalFigures {
     pub measured_iops: Figure,
     /// The rules' required-IOPS formula.
     pub required_iops: Figure,
+    /// How much required IOPS is above measured IOPS, % of measured: 100 × (required −
+    /// measured) / measured (with the default formula, the redo writes counted once more).
+    /// Unknown when either is unknown or nothing was measured.
+    pub required_margin_pct: Figure,
     /// IO Profile `Total Requests` Read+Write per second, as printed (cross-check).
     pub io_profile_total_iops: Figure,
     /// `physical read total bytes` per second, bytes/s (as printed).
@@ -256,7 +260,13 @@ impl FigureSource {
     }
 
     fn statspack(self) -> bool {
-        matches!(self, FigureSource::Report { statspack: true, .. })
+        matches!(
+            self,
+            FigureSource::Report {
+                statspack: true,
+                ..
+            }
+        )
     }
 }
 
@@ -310,6 +320,11 @@ pub fn workload(
     let (required, formula) = match (&formula.fallback, r.is_err() || w.is_err()) {
         (Some(fb), true) => (sum(fb), fb.as_ref()),
         _ => (sum(formula), formula),
+    };
+    let margin = match (&required, &measured) {
+        (Ok(q), Ok(m)) if *m > 0.0 => Ok(100.0 * (q - m) / m),
+        (Ok(_), Ok(_)) => Err("no requests measured in the interval".to_string()),
+        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
     };
     let rb = rate(RB);
     let wb = rate(WB);
@@ -452,6 +467,12 @@ pub fn workload(
             format!("'{RD}' + '{WR}' per Second"),
         ),
         required_iops: Figure::of(required, "IOPS", rate_decimals, formula_from),
+        required_margin_pct: Figure::of(
+            margin,
+            "%",
+            1,
+            "100 × (required IOPS − measured IOPS) / measured IOPS",
+        ),
         io_profile_total_iops: Figure::of(
             io_total,
             "IOPS",

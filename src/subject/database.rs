@@ -671,13 +671,7 @@ pub(crate) fn database(
         sources: members.iter().map(|&m| infos[m].0.clone()).collect(),
         source_kinds: members
             .iter()
-            .map(|&m| {
-                (
-                    infos[m].1.kind,
-                    infos[m].1.title.clone(),
-                    infos[m].1.format,
-                )
-            })
+            .map(|&m| (infos[m].1.kind, infos[m].1.title.clone(), infos[m].1.format))
             .collect(),
         intervals,
         statistics,

@@ -390,3 +390,26 @@ fn text_and_statspack_reports_match_expected_text_jsonl() {
     }
     assert_eq!(checked, 2);
 }
+
+/// The redo margin is each report's own: 100 × redo writes/s ÷ (read + write total IO
+/// requests/s), from the per-second column of Instance Activity Stats (Global) as printed.
+#[test]
+fn each_report_has_its_own_redo_margin() {
+    let Some(dir) = corpus_awr() else { return };
+    // azure-lab1-dbv: redo writes 74.28/s; read total 54.30/s, write total 83.23/s:
+    // 74.28 / 137.53 = 54.01 %.
+    for (file, want) in [("azure-lab1-dbv-19c-exadata-rac-global.html", 54.0)] {
+        let (_, db) = analyse_json(&dir.join(file));
+        let w = &db["intervals"][0]["workload"];
+        assert_eq!(
+            w["required_margin_pct"]["value"].as_f64(),
+            Some(want),
+            "{file}"
+        );
+        let redo = w["redo_writes_per_s"]["value"].as_f64().unwrap();
+        let measured = w["measured_iops"]["value"].as_f64().unwrap();
+        assert!((100.0 * redo / measured - want).abs() < 0.05, "{file}");
+    }
+    // The catalogue's words carry no corpus-wide range any more.
+    assert!(!sizer::rules::BUILTIN_SIZING_TOML.contains("+3 % to +23 %"));
+}

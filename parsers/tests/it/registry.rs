@@ -164,7 +164,8 @@ fn every_format_has_one_row_with_unique_id_and_name() {
             .enumerate()
             .flat_map(|(i, c)| {
                 let sep = (i > 0 && c.is_ascii_uppercase()).then_some('_');
-                sep.into_iter().chain(std::iter::once(c.to_ascii_lowercase()))
+                sep.into_iter()
+                    .chain(std::iter::once(c.to_ascii_lowercase()))
             })
             .collect();
         assert_eq!(rows[0].id, snake, "{f:?}");

@@ -454,8 +454,9 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     {
         writeln!(
             out,
-            "- Redo writes are already inside 'physical write total IO requests' (every LGWR write to every log member), so required IOPS carries the redo rate ({} writes/s here) once more, as margin. Measured IOPS is what the database issued.",
-            figure_text(&w.redo_writes_per_s)
+            "- Redo writes are already inside 'physical write total IO requests' (every LGWR write to every log member), so required IOPS carries the redo rate ({} writes/s here) once more, as margin ({} over measured IOPS in this report). Measured IOPS is what the database issued.",
+            figure_text(&w.redo_writes_per_s),
+            signed_pct(&w.required_margin_pct)
         )?;
     }
     if d.intervals.len() > 1 {
@@ -469,4 +470,13 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         "- MB = 10^6 bytes, MiB = 2^20 bytes, KiB = 2^10 bytes; rates are per second averaged over each report interval; values are shown to the precision the report prints."
     )?;
     writeln!(out)
+}
+
+/// A percentage figure with its sign (`+12.3 %`), or `unknown`.
+fn signed_pct(f: &Figure) -> String {
+    match f.value {
+        Some(v) if v >= 0.0 => format!("+{} %", figure_text(f)),
+        Some(_) => format!("{} %", figure_text(f)),
+        None => "unknown".to_string(),
+    }
 }
