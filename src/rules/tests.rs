@@ -710,7 +710,7 @@ fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
     assert_close!(gp3.monthly_cost_usd.unwrap(), 41.52);
     assert!(
         gp3.binding_limits[0].to_string().starts_with(
-            "striped across 2 volumes: 26 % cheaper than the fewest that fit (1 volume: $41.52/month vs $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month)"
+            "striped across 2 volumes: 26 % cheaper than the fewest that fit (2 volumes: $41.52/month; 1 volume: $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month)"
         ),
         "{:?}",
         gp3.binding_limits

@@ -169,7 +169,7 @@ fn twenty_thousand_iops_at_16_kib_gp3_versus_io2() {
     assert!(
         gp3.binding_limits[0]
             .to_string()
-            .contains("(1 volume: $174.18/month vs $256.36/month)"),
+            .contains("(6 volumes: $174.18/month; 1 volume: $256.36/month)"),
         "{:?}",
         gp3.binding_limits
     );

@@ -22,7 +22,7 @@ use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::frames::{database_series, DatabaseSeriesRow};
 use crate::model::series::{series_stats, SeriesStats};
 use crate::model::{DataFrame, Model, PolarsResult, View};
-use crate::rules::{Demand, Recommendation, RuleSet};
+use crate::rules::{Demand, Metric, Op, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
 use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings};
 use crate::subject::awr::{interval_of, Analysis, FormulaInfo, Interval, ReportInfo};
@@ -193,18 +193,38 @@ pub(crate) fn databases(
             settings,
         )?);
     }
-    long_window_warnings(&mut out);
+    long_window_warnings(&mut out, long_window_threshold(rules));
     Ok(out)
 }
 
 /// Intervals longer than this average away the peaks the storage must serve.
 pub const LONG_WINDOW_MIN: f64 = 60.0;
 
-/// Warns about databases sized from intervals longer than [`LONG_WINDOW_MIN`] (+10 %), with the
+/// The rule that says a window is too long (`rules/sizing.toml`).
+pub const LONG_WINDOW_RULE: &str = "long-window-hides-peaks";
+
+/// The window, minutes, above which the `long_window` warning is given: the threshold of the
+/// `window_minutes >` condition of [`LONG_WINDOW_RULE`], so the warning and the rule it quotes
+/// agree; `None` (no warning) when the rules have no such condition.
+pub(crate) fn long_window_threshold(rules: &RuleSet) -> Option<f64> {
+    rules
+        .rules()
+        .iter()
+        .filter(|r| r.id == LONG_WINDOW_RULE)
+        .flat_map(|r| &r.when)
+        .find(|c| c.metric == Metric::WindowMinutes && c.op == Op::Gt)
+        .map(|c| c.value)
+}
+
+/// Warns about databases sized from intervals longer than `threshold_min` (the rule's), with the
 /// factor a user might apply: the database's own p95 ÷ time-weighted average of required (or
-/// measured) IOPS over its hourly intervals in this run (at least 3). Other databases' ratios are
-/// quoted only as a labelled reference; no factor is invented.
-pub(crate) fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
+/// measured) IOPS over its hourly intervals (at most [`LONG_WINDOW_MIN`] + 10 %) in this run (at
+/// least 3). Other databases' ratios are quoted only as a labelled reference; no factor is
+/// invented.
+pub(crate) fn long_window_warnings(dbs: &mut [DatabaseAnalysis], threshold_min: Option<f64>) {
+    let Some(threshold_min) = threshold_min else {
+        return;
+    };
     // p95 ÷ average of each database that has an hourly series in this run.
     let factor_of = |d: &DatabaseAnalysis| -> Option<f64> {
         let hourly = d
@@ -231,8 +251,7 @@ pub(crate) fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
             .iter()
             .filter_map(|i| i.interval.elapsed_min)
             .fold(0.0, f64::max);
-        // An hourly report runs a little over 60 min; warn from 10 % over an hour.
-        if longest <= LONG_WINDOW_MIN * 1.1 {
+        if longest <= threshold_min {
             continue;
         }
         let hint = match (factor_of(d), others.is_empty()) {
@@ -251,9 +270,10 @@ pub(crate) fn long_window_warnings(dbs: &mut [DatabaseAnalysis]) {
         d.warnings.push(Warning {
             id: "long_window".into(),
             message: format!(
-                "interval of {} min ({:.1} h): its figures are averages over the whole window and hide peaks; {hint}",
+                "interval of {} min ({:.1} h, > {} min: `{LONG_WINDOW_RULE}`): its figures are averages over the whole window and hide peaks; {hint}",
                 fmt_grouped(longest, 2),
-                longest / 60.0
+                longest / 60.0,
+                fmt_grouped(threshold_min, 0)
             ),
         });
     }

@@ -335,7 +335,9 @@ fn a_long_window_gets_the_peak_factor_of_the_hourly_series_in_the_run() {
         .unwrap()
         .to_string();
     assert!(
-        msg.starts_with("interval of 10,080.25 min (168.0 h)"),
+        msg.starts_with(
+            "interval of 10,080.25 min (168.0 h, > 120 min: `long-window-hides-peaks`)"
+        ),
         "{msg}"
     );
     // DBV has no hourly series of its own: SIZDEMO's ratio is quoted for reference only.
@@ -457,5 +459,44 @@ fn text_and_html_reports_of_the_same_data_give_the_same_recommendation() {
                 "{text}"
             );
         }
+    }
+}
+
+/// The `long_window` warning and the `long-window-hides-peaks` rule use one threshold (the
+/// rule's, 120 min): a 90-minute report gets neither, a 150-minute report gets both.
+#[test]
+fn the_long_window_warning_uses_its_rules_threshold() {
+    let src = std::fs::read_to_string(root().join("fixtures/awr/awrrpt_19c_small.html")).unwrap();
+    for (mins, end, warned) in [("90.00", "11:30:05", false), ("150.00", "12:30:05", true)] {
+        let d = temp(&format!("window-{mins}"));
+        let t = src
+            .replace("60.00 (mins)", &format!("{mins} (mins)"))
+            .replace("12-Mar-24 11:00:05", &format!("12-Mar-24 {end}"));
+        std::fs::write(d.join("r.html"), t).unwrap();
+        let v = run_json(std::slice::from_ref(&d), &Settings::default());
+        let db = &v["databases"][0];
+        let warnings: Vec<&str> = db["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["id"].as_str().unwrap())
+            .collect();
+        let fired: Vec<&str> = db["recommendation"]["fired_rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            warnings.contains(&"long_window"),
+            warned,
+            "{mins}: {warnings:?}"
+        );
+        assert_eq!(
+            fired.contains(&"long-window-hides-peaks"),
+            warned,
+            "{mins}: {fired:?}"
+        );
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -400,10 +400,10 @@ impl Display for Binding {
                 };
                 write!(
                     f,
-                    "striped across {volumes} volumes: {} % cheaper than the fewest that fit ({fewest} volume{}: {} vs {}); {tail} (cloud.min_saving_pct)",
+                    "striped across {volumes} volumes: {} % cheaper than the fewest that fit ({volumes} volumes: {}; {fewest} volume{}: {}); {tail} (cloud.min_saving_pct)",
                     fmt_num(*saving_pct, 0),
-                    if *fewest == 1 { "" } else { "s" },
                     usd(*chosen),
+                    if *fewest == 1 { "" } else { "s" },
                     usd(*fewest_usd),
                 )
             }
