@@ -323,9 +323,10 @@ pub(crate) fn cluster(
         RuleWarnings::WithRecommendation,
         &mut warnings,
         |target, warnings| {
-            // The sample whose total is closest to the sizing figure gives the IO character: its
-            // read/write split and sizes, scaled to the figure (independent percentiles of reads
-            // and writes do not add up to the total's).
+            // The front end's read/write split over the whole series (average reads and writes,
+            // whose sum is the average total) is scaled to the sizing figure: one sample's split
+            // can be all writes where the series is 87 % writes. The request sizes come from the
+            // sample whose total is closest to the sizing figure.
             let cs: Option<&HashMap<Measure, f64>> = front.as_ref().and_then(|(_, t)| {
                 let i = sizing::closest(
                     Some(target),
@@ -334,11 +335,16 @@ pub(crate) fn cluster(
                 t.values().nth(i)
             });
             let g = |m: Measure| cs.and_then(|c| c.get(&m).copied());
-            let (r, w) = sizing::proportional(target, g(Measure::ReadIops), g(Measure::WriteIops))
+            let (r, w) = sizing::proportional(target, favg("read_iops"), favg("write_iops"))
+                .or_else(|| {
+                    sizing::proportional(target, g(Measure::ReadIops), g(Measure::WriteIops))
+                })
                 .unwrap_or((0.0, 0.0));
             let (crb, cwb) = (g(Measure::ReadBytesPerS), g(Measure::WriteBytesPerS));
             let (rm, wm) = match fstat("total_mb_s") {
-                Some(t) => sizing::proportional(t, crb, cwb).unwrap_or((t, 0.0)),
+                Some(t) => sizing::proportional(t, favg("read_mb_s"), favg("write_mb_s"))
+                    .or_else(|| sizing::proportional(t, crb, cwb))
+                    .unwrap_or((t, 0.0)),
                 None => (0.0, 0.0),
             };
             let kib = |bytes: Option<f64>, iops: Option<f64>| match (bytes, iops) {

@@ -96,6 +96,24 @@ fn esxtop_front_end_back_end_and_amplification() {
     let card = &v["recommendation"]["report_card"]["tests"];
     assert_eq!(card[1]["test"], "sequential_read");
     close(&card[1]["measured_ms"], 0.55, 1e-6);
+    // The demand keeps the front end's split: writes average (16.66 + 10.64) / 2 = 13.65 and
+    // reads (0 + 4.02) / 2 = 2.01 IOPS, so writes are 13.65 / 15.66 = 87.2 %, applied to the
+    // sizing figure (the p95 of the total). The closest sample alone (14:06:32, 16.66 writes of
+    // 16.66) is 100 % writes.
+    let dm = &v["demand"];
+    let (r, w) = (
+        dm["read_iops"].as_f64().unwrap(),
+        dm["write_iops"].as_f64().unwrap(),
+    );
+    close(
+        &Value::from(100.0 * w / (r + w)),
+        100.0 * 13.65 / 15.66,
+        1e-6,
+    );
+    assert!(v["policy"]["why"]
+        .as_str()
+        .unwrap()
+        .starts_with("writes are 87.2 % of front-end IOPS"));
 }
 
 /// HCIBench results (7 runs of the curve test): each run is one sample, not summed.
