@@ -254,7 +254,11 @@ impl<'a> Builder<'a> {
             Tag::Title => {
                 if let Some(mut h) = self.in_title.take() {
                     finish(&mut h);
-                    self.doc.title = h;
+                    // The report's own title is the first: an Exadata section carries a
+                    // second (`Exadata Configuration and Statistics`).
+                    if self.doc.title.is_empty() {
+                        self.doc.title = h;
+                    }
                 }
             }
             Tag::Html => self.doc.saw_html_end = true,

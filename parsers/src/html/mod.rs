@@ -152,7 +152,7 @@ impl Table {
 /// A parsed HTML document reduced to what the AWR parser needs.
 #[derive(Debug, Default)]
 pub struct Document {
-    /// The `<title>` text.
+    /// The first `<title>` text (a later one, such as an Exadata section's, is ignored).
     pub title: String,
     /// Every `<h1>`..`<h3>` text in order, with its 1-based line.
     pub headings: Vec<(String, usize)>,

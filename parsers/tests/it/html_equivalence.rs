@@ -184,7 +184,11 @@ mod reference {
                     b"title" => {
                         if let Some(mut h) = in_title.take() {
                             finish(&mut h);
-                            doc.title = h;
+                            // The report's own title is the first: an Exadata section carries a
+                            // second (`Exadata Configuration and Statistics`).
+                            if doc.title.is_empty() {
+                                doc.title = h;
+                            }
                         }
                     }
                     b"html" => doc.saw_html_end = true,

@@ -1,5 +1,6 @@
 //! The integration tests, one binary (each module was a test crate of its own).
 
+mod awr_html;
 mod common;
 mod conformance;
 mod esxtop;
