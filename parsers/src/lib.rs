@@ -51,6 +51,7 @@ pub mod parser;
 pub mod registry;
 pub mod sadf;
 pub mod sar;
+mod settings;
 pub mod sink;
 mod sysstat_json;
 pub mod unix_iostat;

@@ -17,6 +17,8 @@ use crate::error::ParseError;
 use crate::sink::{replay_devices, RecordKind, Sink};
 use crate::Format;
 
+pub use crate::settings::ParseSettings;
+
 /// What a format is: the registry's row for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct FormatInfo {
@@ -30,29 +32,6 @@ pub struct FormatInfo {
     pub kind: RecordKind,
     /// One line for `--help` and `docs/formats.md`: the tool, its options and versions.
     pub description: &'static str,
-}
-
-/// Settings of a parse that the text cannot tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ParseSettings {
-    /// The first report of an OS log holds averages since boot (`true`, the default). `false` for
-    /// logs taken with `iostat -y`, which the text does not show: a Linux iostat log read as a
-    /// stream then marks no report of any run as since boot; any other OS log has its first
-    /// report read as an interval.
-    pub first_report_since_boot: bool,
-    /// Keep every printed column in [`crate::disk::DeviceSample::values`] (`true`, the default).
-    /// With `false` a streaming parser leaves `values` empty and fills only `normalised`, without
-    /// an allocation per column (for big logs); formats that do not stream keep them anyway.
-    pub keep_values: bool,
-}
-
-impl Default for ParseSettings {
-    fn default() -> Self {
-        ParseSettings {
-            first_report_since_boot: true,
-            keep_values: true,
-        }
-    }
 }
 
 /// One input format: detection from content and a parse into a [`Sink`].

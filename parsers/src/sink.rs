@@ -177,7 +177,7 @@ impl<'s> DeviceStream<'s> {
     pub(crate) fn new(
         sink: &'s mut dyn Sink,
         format: Format,
-        settings: &crate::parser::ParseSettings,
+        settings: &crate::settings::ParseSettings,
     ) -> Self {
         DeviceStream {
             sink,
