@@ -9,7 +9,7 @@ fn builtin() -> RuleSet {
 
 /// The built-in rules with `volume_count = "fewest"`: one volume unless one cannot do it, for
 /// the single-volume hand computations (the default, cheapest striping, is tested beside them).
-fn fewest() -> RuleSet {
+pub(super) fn fewest() -> RuleSet {
     let sizing = BUILTIN_SIZING_TOML.replacen(
         "volume_count = \"cheapest\"",
         "volume_count = \"fewest\"",

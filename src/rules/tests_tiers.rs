@@ -259,11 +259,13 @@ fn azure_fixed_sizes_provisioned_v2_and_ultra_by_hand() {
     let u = option(&r, "azure.ultra");
     assert_eq!(u.size_per_unit_gib, 4.0);
     assert_close!(u.monthly_cost_usd.unwrap(), 234.01);
-    // Standard SSD: 4,000 IOPS first at E70 ($1,228.80) + 4,000 × 730 × 3,600 / 10^6 × $0.20
-    // = $2,102.40 of transactions.
+    // Standard SSD: 4,000 IOPS fit one volume first at E70 ($1,228.80), a row bought for its
+    // IOPS, so more, smaller volumes are tried: 8 × E10 (500 IOPS each, 8 × $9.60 = $76.80) is
+    // the cheapest (fewer volumes need more than E10-E50's 500 IOPS each: E60 or up). Plus
+    // 4,000 × 730 × 3,600 / 10^6 × $0.20 = $2,102.40 of transactions, whatever the count.
     let e = option(&r, "azure.standard-ssd");
-    assert_eq!(e.size_name.as_deref(), Some("E70"));
-    assert_close!(e.monthly_cost_usd.unwrap(), 1228.8 + 2102.4);
+    assert_eq!((e.count, e.size_name.as_deref()), (8, Some("E10")));
+    assert_close!(e.monthly_cost_usd.unwrap(), 76.8 + 2102.4);
     assert_eq!(recommended(&r, "azure").tier_id, "azure.premium-ssd-v2");
 }
 
@@ -279,10 +281,11 @@ fn azure_p_tier_credit_burst_covers_a_short_peak() {
         mean_iops: Some(100.0),
         ..Demand::default()
     };
-    // P1-P4 give 25 MB/s < 50; P6 (64 GiB, 240 IOPS, 50 MB/s) bursts: the bucket of
-    // 30 × 60 × (3,500 − 240) = 5,868,000 IOs lasts 5,868,000 / (3,000 − 240) = 2,126.1 s
-    // = 35.4 min ≥ 20.
-    let r = recommend(&builtin(), &d, &only("azure"));
+    // One volume (the "fewest" count policy: striping is tested elsewhere): P1-P4 give 25 MB/s
+    // < 50; P6 (64 GiB, 240 IOPS, 50 MB/s) bursts: the bucket of 30 × 60 × (3,500 − 240) =
+    // 5,868,000 IOs lasts 5,868,000 / (3,000 − 240) = 2,126.1 s = 35.4 min ≥ 20.
+    let rules = super::tests::fewest();
+    let r = recommend(&rules, &d, &only("azure"));
     let p = option(&r, "azure.premium-ssd");
     assert_eq!(p.size_name.as_deref(), Some("P6"));
     assert!(p.bursting);
@@ -297,16 +300,25 @@ fn azure_p_tier_credit_burst_covers_a_short_peak() {
     // A 40-minute peak outlasts the P6-P15 buckets (P15: 30 × 60 × 2,400 / 1,900 = 37.9 min)
     // but not P20's (30 × 60 × 1,200 / 700 = 51.4 min): P20, $73.22.
     d.peak_minutes = Some(40.0);
-    let r = recommend(&builtin(), &d, &only("azure"));
+    let r = recommend(&rules, &d, &only("azure"));
     let p = option(&r, "azure.premium-ssd");
     assert_eq!(p.size_name.as_deref(), Some("P20"));
     assert!(p.bursting);
     // A 60-minute peak outlasts every bucket: P30 (5,000 IOPS sustained).
     d.peak_minutes = Some(60.0);
-    let r = recommend(&builtin(), &d, &only("azure"));
+    let r = recommend(&rules, &d, &only("azure"));
     let p = option(&r, "azure.premium-ssd");
     assert_eq!(p.size_name.as_deref(), Some("P30"));
     assert!(!p.bursting);
+    // With the default (cheapest) count the 60-minute peak is striped over two bursting P1s:
+    // 1,500 IOPS and 25 MB/s each; bucket 30 × 60 × (3,500 − 120) = 6,084,000 IOs lasts
+    // 6,084,000 / (1,500 − 120) = 4,408.7 s = 73.5 min ≥ 60, and the 50 IOPS average per
+    // volume refills it: 2 × $0.60 = $1.20 against P30's $135.17.
+    let r = recommend(&builtin(), &d, &only("azure"));
+    let p = option(&r, "azure.premium-ssd");
+    assert_eq!((p.count, p.size_name.as_deref()), (2, Some("P1")));
+    assert!(p.bursting);
+    assert_close!(p.monthly_cost_usd.unwrap(), 1.2);
 }
 
 #[test]
@@ -624,4 +636,28 @@ mod props {
             }
         }
     }
+}
+
+/// Without `--capacity`, a P-tier bought for its MB/s is striped when that is cheaper: 788.43
+/// MB/s of 505.9 KiB reads needs P80 (900 MB/s, $3,604.11) on one volume, but 8 × P10 (100 MB/s
+/// each, 800 MB/s, 8 × $19.71 = $157.68) meets it; 7 volumes need 112.6 MB/s each (P15, 7 ×
+/// $38.01 = $266.08) and 16 × P6 cost 16 × $10.207 = $163.31, so 8 is the fewest within 10 % of
+/// the cheapest.
+#[test]
+fn premium_ssd_is_striped_for_throughput_without_a_capacity() {
+    let mb_s = 788.43;
+    let kib = 505.9;
+    let reads = mb_s * 1e6 / (kib * 1024.0);
+    let d = Demand {
+        required_iops: reads,
+        read_iops: reads,
+        read_mb_s: mb_s,
+        avg_read_kib: Some(kib),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &only("azure"));
+    let p = option(&r, "azure.premium-ssd");
+    assert_eq!(p.count, 8);
+    assert_eq!(p.size_name.as_deref(), Some("P10"));
+    assert_close!(p.monthly_cost_usd.unwrap(), 157.68);
 }

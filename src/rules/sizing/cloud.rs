@@ -166,7 +166,12 @@ pub(crate) fn size_cloud(
         };
         match configure_volume(spec, &need) {
             Ok(v) => {
-                let raised = v.iops_raised_for_throughput;
+                // "fewest" keeps one row even when it was bought for performance.
+                let raised = if policy.volume_count == VolumeCountPolicy::Fewest {
+                    v.iops_raised_for_throughput
+                } else {
+                    bought_for_performance(&v, w.capacity_gib)
+                };
                 // Unknown price: compare by count only (the first fit wins).
                 let total = volume_cost(spec, &v)
                     .map(|(s, i, t)| nf * (s + i + t))
@@ -203,13 +208,19 @@ pub(crate) fn size_cloud(
     // count: (fewest-fit n, its cost, chosen cost, cheapest n, cheapest cost).
     let mut saving: Option<(u32, f64, f64, u32, f64)> = None;
     // Without a data size every volume is a minimum-size one, and a stripe of them would be an
-    // artefact of the missing capacity: the fewest volumes that fit are kept.
-    let cheapest = policy.volume_count == VolumeCountPolicy::Cheapest && w.capacity_gib.is_some();
+    // artefact of the missing capacity: the fewest volumes that fit are kept, unless the fewest
+    // fit only by buying IOPS or a size-table row for performance (a P80 for its MB/s), where
+    // more, smaller volumes may cost less.
+    let first_bought = first.as_ref().is_some_and(|(_, fv, _)| {
+        !fv.iops_raised_for_throughput && bought_for_performance(fv, w.capacity_gib)
+    });
+    let cheapest = policy.volume_count == VolumeCountPolicy::Cheapest
+        && (w.capacity_gib.is_some() || first_bought);
     if policy.volume_count == VolumeCountPolicy::Cheapest && !cheapest {
         // As "fewest": the first count that fits, unless it fits only by buying IOPS for
         // throughput (then the cheapest count, as the loop found).
         if let Some((fn_, fv, fc)) = &first {
-            if !fv.iops_raised_for_throughput {
+            if !bought_for_performance(fv, w.capacity_gib) {
                 best = Some((*fn_, fv.clone(), *fc));
                 err_before_best = err_before_first.clone();
             }
@@ -355,4 +366,11 @@ pub(crate) fn size_cloud(
         o.binding_limits.push(Binding::CapacitySetsSize);
     }
     o
+}
+
+/// True when a volume's size or provisioned IOPS were bought for performance, not for data:
+/// IOPS raised to reach a throughput (io1), or, without a data size, a size-table row (an Azure
+/// P-tier) that is the smallest row with the IOPS and MB/s. Striping may then be cheaper.
+fn bought_for_performance(v: &VolConfig, capacity_gib: Option<f64>) -> bool {
+    v.iops_raised_for_throughput || (capacity_gib.is_none() && v.row.is_some())
 }
