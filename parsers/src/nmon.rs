@@ -60,17 +60,20 @@
 //!
 //! # Streaming
 //! The format streams ([`Nmon`]'s `parse_stream`): lines are read one at a time through
-//! [`crate::lines::with_stream_lines`] by the same body as [`parse`], and the text is never
+//! `lines::with_stream_lines` by the same body as [`parse`], and the text is never
 //! held. A report can only be complete at the end of the file: reports are ordered by snapshot
 //! number, not file order (a sorted file puts every `ZZZZ` record at the end), any later line
 //! may still add a section to any snapshot, and each report's devices are ordered by their first
 //! appearance over **every** section header. So the parser keeps the parsed disk data, compactly,
 //! and hands the reports over one by one at the end:
-//! - per snapshot, per device, its values as (section family index, 8-byte number) in record
-//!   order, and the sections already read (for the duplicate check);
+//! - per snapshot, its data records in file order: each its section, and one 8-byte number per
+//!   device of its header (the header's device list, as indices, is shared by its records);
 //! - once per file: the device names (in first-appearance order) and section family names
-//!   (interned), each section's last header (as device indices), the `ZZZZ` times by snapshot
-//!   number, the `AAA` header, warnings and skipped lines.
+//!   (interned), each section's last header, the `ZZZZ` times by snapshot number, the `AAA`
+//!   header, warnings and skipped lines.
+//!
+//! The samples of a report (device names, `values` by section name, [`Normalised`]) are built
+//! only when it is handed over.
 //!
 //! Non-disk records (CPU, memory, `TOP`, …), usually most of a file, leave nothing behind.
 //!
@@ -87,6 +90,7 @@
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
@@ -184,12 +188,13 @@ fn zzzz_time(t: &str, d: &str) -> Option<NaiveDateTime> {
 /// A section header: its family and devices.
 struct Section {
     /// Index of the section as printed (with its continuation number) in [`Reader::sections`]
-    /// order: what a snapshot's `seen` holds.
+    /// order: what the duplicate check compares.
     id: u32,
     /// Index of its family name in [`Reader::bases`].
     base: u16,
-    /// The header's devices, as indices in [`Reader::devices`], by position.
-    devices: Vec<u32>,
+    /// The header's devices, as indices in [`Reader::devices`], by position: shared by every
+    /// data record read under this header.
+    devices: Rc<[u32]>,
     line: usize,
 }
 
@@ -205,18 +210,59 @@ fn unpack(v: f64) -> Option<f64> {
     (v.to_bits() != BLANK_BITS).then_some(v)
 }
 
-/// One device of one snapshot: its values in record order, as (family index, packed value).
-struct SnapDevice {
-    device: u32,
-    values: Vec<(u16, f64)>,
+/// One data record of a snapshot: a value per device of its header (8 bytes each).
+struct Record {
+    /// [`Section::id`].
+    section: u32,
+    /// [`Section::base`].
+    base: u16,
+    /// [`Section::devices`] of the header the record was read under.
+    devices: Rc<[u32]>,
+    values: Box<[f64]>,
 }
 
-/// The disk data of one snapshot read so far.
+/// A sample's values as [`DeviceSample::values`] holds them.
+type Values = Vec<(String, Option<f64>)>;
+
+/// The disk data of one snapshot read so far, its records in file order.
 struct Snapshot {
-    devices: Vec<SnapDevice>,
-    /// Sections already read in this snapshot ([`Section::id`]).
-    seen: Vec<u32>,
+    records: Vec<Record>,
     first_line: usize,
+}
+
+impl Snapshot {
+    /// The snapshot's samples: one per device in first-appearance order (over every section
+    /// header), each with its values in record order.
+    fn samples(self, devices: &[(String, bool)], bases: &[String]) -> Vec<DeviceSample> {
+        // (device index, values by section name).
+        let mut samples: Vec<(u32, Values)> = Vec::new();
+        let mut at: HashMap<u32, usize> = HashMap::new();
+        for rec in self.records {
+            let base = &bases[rec.base as usize];
+            for (&d, &v) in rec.devices.iter().zip(rec.values.iter()) {
+                let k = *at.entry(d).or_insert_with(|| {
+                    samples.push((d, Vec::new()));
+                    samples.len() - 1
+                });
+                samples[k].1.push((base.clone(), unpack(v)));
+            }
+        }
+        // Device indices are in first-appearance order.
+        samples.sort_by_key(|(d, _)| *d);
+        samples
+            .into_iter()
+            .map(|(d, values)| {
+                let (name, group) = &devices[d as usize];
+                DeviceSample {
+                    device: name.clone(),
+                    group: *group,
+                    host_total: false,
+                    normalised: normalise(&values),
+                    values,
+                }
+            })
+            .collect()
+    }
 }
 
 /// The parsed state of an nmon file: everything the reports need, and nothing of the text.
@@ -237,9 +283,6 @@ struct Reader {
     /// `ZZZZ` records by snapshot number: (time and date as printed, time, line).
     zzzz: BTreeMap<u32, (String, Option<NaiveDateTime>, usize)>,
     snaps: BTreeMap<u32, Snapshot>,
-    /// Position of each device in the samples of the snapshot last written to: rebuilt when a
-    /// record of another snapshot comes (in a time-ordered file, once per snapshot).
-    index: Option<(u32, HashMap<u32, usize>)>,
 }
 
 impl Reader {
@@ -255,7 +298,6 @@ impl Reader {
             order: HashMap::new(),
             zzzz: BTreeMap::new(),
             snaps: BTreeMap::new(),
-            index: None,
         }
     }
 
@@ -380,7 +422,7 @@ impl Reader {
             ));
         }
         let group = base.starts_with("DG");
-        let devices = names
+        let devices: Rc<[u32]> = names
             .iter()
             .map(|d| {
                 let key = (d.to_string(), group);
@@ -453,11 +495,10 @@ impl Reader {
         }
         let snap_no: u32 = second[1..].parse().unwrap_or(0);
         let snap = self.snaps.entry(snap_no).or_insert_with(|| Snapshot {
-            devices: Vec::new(),
-            seen: Vec::new(),
+            records: Vec::new(),
             first_line: no,
         });
-        if snap.seen.contains(&sec.id) {
+        if snap.records.iter().any(|r| r.section == sec.id) {
             self.log.skipped.push(SkippedLine {
                 line: no,
                 reason: format!(
@@ -467,29 +508,12 @@ impl Reader {
             });
             return;
         }
-        snap.seen.push(sec.id);
-        let index = match &mut self.index {
-            Some((n, index)) if *n == snap_no => index,
-            slot => {
-                let index = snap
-                    .devices
-                    .iter()
-                    .enumerate()
-                    .map(|(k, d)| (d.device, k))
-                    .collect();
-                &mut slot.insert((snap_no, index)).1
-            }
-        };
-        for (&d, v) in sec.devices.iter().zip(values) {
-            let k = *index.entry(d).or_insert_with(|| {
-                snap.devices.push(SnapDevice {
-                    device: d,
-                    values: Vec::new(),
-                });
-                snap.devices.len() - 1
-            });
-            snap.devices[k].values.push((sec.base, v));
-        }
+        snap.records.push(Record {
+            section: sec.id,
+            base: sec.base,
+            devices: sec.devices.clone(),
+            values: values.into_boxed_slice(),
+        });
     }
 
     /// Ends the read: refuses a file without nmon header, disk section or disk data, then hands
@@ -530,7 +554,7 @@ impl Reader {
             }
         }
         let snaps = std::mem::take(&mut self.snaps);
-        for (n, mut snap) in snaps {
+        for (n, snap) in snaps {
             let mut r = DeviceReport::new(snap.first_line);
             match self.zzzz.get(&n) {
                 Some((printed, time, line)) => {
@@ -544,27 +568,7 @@ impl Reader {
                 )),
             }
             r.interval_s = self.interval;
-            // Device indices are in first-appearance order.
-            snap.devices.sort_by_key(|d| d.device);
-            r.devices = snap
-                .devices
-                .into_iter()
-                .map(|d| {
-                    let (name, group) = &self.devices[d.device as usize];
-                    let values: Vec<(String, Option<f64>)> = d
-                        .values
-                        .into_iter()
-                        .map(|(b, v)| (self.bases[b as usize].clone(), unpack(v)))
-                        .collect();
-                    DeviceSample {
-                        device: name.clone(),
-                        group: *group,
-                        host_total: false,
-                        normalised: normalise(&values),
-                        values,
-                    }
-                })
-                .collect();
+            r.devices = snap.samples(&self.devices, &self.bases);
             if !report(r, &self.header)? {
                 break;
             }

@@ -62,7 +62,7 @@
 //!
 //! # Streaming
 //! The format streams ([`OsWatcher`]'s `parse_stream`): lines are read one at a time through
-//! [`crate::lines::with_stream_lines`] by the same body as [`parse`], and the archive is never
+//! `lines::with_stream_lines` by the same body as [`parse`], and the archive is never
 //! held whole. What is held, and why:
 //! - **the current block's text** (the lines since the last marker: one snapshot's iostat
 //!   output, a few dozen lines), because its platform is told from all of its lines and the
@@ -73,7 +73,7 @@
 //!   platform and host, the **last** `VCPUS`/`CPU_CORES` line (hourly files concatenated repeat
 //!   their header), then the kernel, host, architecture and CPUs of the first block banners that
 //!   print them. So no report can be handed over before the last line; they are handed over one
-//!   by one then (through [`crate::sink::DeviceStream`]);
+//!   by one then (through `sink::DeviceStream`);
 //! - the file header's fields, warnings and skipped lines.
 //!
 //! # Compressed archives
