@@ -387,3 +387,31 @@ fn corpus_file_streams_in_small_reads_as_it_parses_whole() {
     };
     assert_eq!(*whole, *log);
 }
+
+#[test]
+fn a_sorted_file_streams_in_small_reads_as_it_parses_whole() {
+    use sizer_parsers::nmon::Nmon;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings, Parsed};
+
+    // Sorted, every ZZZZ record comes after all the disk data: reports are still by Tnnnn,
+    // with their ZZZZ times.
+    let text = fix("linux-16g-l2-continuation-dg.nmon");
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    let sorted = lines.join("\n");
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(sorted.as_bytes()));
+    let mut sink = Collect::new();
+    Nmon.parse_stream(&mut src, &ParseSettings::default(), &mut sink)
+        .unwrap();
+    let Some(Parsed::Devices(log)) = sink.into_parsed() else {
+        panic!("no device log");
+    };
+    let whole = parse(&sorted).unwrap();
+    assert_eq!(*log, whole);
+    assert_eq!(log.reports.len(), parse(&text).unwrap().reports.len());
+    assert!(log
+        .reports
+        .windows(2)
+        .all(|w| w[0].time.unwrap() < w[1].time.unwrap()));
+}

@@ -377,3 +377,29 @@ fn compressed_streams_are_refused_from_their_first_bytes() {
         assert_eq!(e, parse_bytes(magic).unwrap_err().to_string());
     }
 }
+
+#[test]
+fn concatenated_hourly_files_stream_with_the_banner_of_the_whole_archive() {
+    // Two hourly archives joined: the second header (lines 7-9) says VCPUS 16, after the
+    // first block; the banner handed over before the first report already has it.
+    let text = "Linux OSWbb v8.1.2 db01\nSNAP_INTERVAL 30\nVCPUS 8\n\
+                zzz ***Mon Nov 30 08:59:30 UTC 2026\n\
+                Device:  r/s  w/s  rkB/s  wkB/s  await  %util\n\
+                sda     10.00  5.00  80.00  40.00  0.50  1.20\n\
+                Linux OSWbb v8.1.2 db01\nSNAP_INTERVAL 30\nVCPUS 16\n\
+                zzz ***Mon Nov 30 09:00:00 UTC 2026\n\
+                Device:  r/s  w/s  rkB/s  wkB/s  await  %util\n\
+                sda     20.00  5.00  160.00  40.00  0.50  2.40\n";
+    let log = streamed(text.as_bytes()).unwrap();
+    assert_eq!(log, parse(text).unwrap());
+    assert_eq!(log.header.as_ref().unwrap().cpus, Some(16));
+    assert_eq!(log.header.as_ref().unwrap().host, "db01");
+    assert_eq!(log.reports.len(), 2);
+    assert_eq!(
+        log.reports[1].line, 11,
+        "the Device: line after the marker of line 10"
+    );
+    close(dev(&log, 1, "sda").normalised.read_iops, 20.0, "r/s");
+    assert_eq!(times(&log)[1], "2026-11-30 09:00:02");
+    assert!(log.skipped.is_empty(), "{:?}", log.skipped);
+}
