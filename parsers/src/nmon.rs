@@ -187,8 +187,9 @@ fn zzzz_time(t: &str, d: &str) -> Option<NaiveDateTime> {
 
 /// A section header: its family and devices.
 struct Section {
-    /// Index of the section as printed (with its continuation number) in [`Reader::sections`]
-    /// order: what the duplicate check compares.
+    /// Number of the section as printed (with its continuation number, `DISKREAD1`), given
+    /// when its first header is read and kept when it is printed again: what the duplicate
+    /// check compares.
     id: u32,
     /// Index of its family name in [`Reader::bases`].
     base: u16,
