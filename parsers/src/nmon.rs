@@ -58,6 +58,25 @@
 //! are warned. A `ZZZZ` snapshot with no disk data (the file ends after it) gives no report and a
 //! warning. A file with no disk section at all is an error saying so.
 //!
+//! # Streaming
+//! The format streams ([`Nmon`]'s `parse_stream`): lines are read one at a time through
+//! `lines::with_stream_lines` by the same body as [`parse`], and the text is never
+//! held. A report can only be complete at the end of the file: reports are ordered by snapshot
+//! number, not file order (a sorted file puts every `ZZZZ` record at the end), any later line
+//! may still add a section to any snapshot, and each report's devices are ordered by their first
+//! appearance over **every** section header. So the parser keeps the parsed disk data, compactly,
+//! and hands the reports over one by one at the end:
+//! - per snapshot, its data records in file order: each its section, and one 8-byte number per
+//!   device of its header (the header's device list, as indices, is shared by its records);
+//! - once per file: the device names (in first-appearance order) and section family names
+//!   (interned), each section's last header, the `ZZZZ` times by snapshot number, the `AAA`
+//!   header, warnings and skipped lines.
+//!
+//! The samples of a report (device names, `values` by section name, [`Normalised`]) are built
+//! only when it is handed over.
+//!
+//! Non-disk records (CPU, memory, `TOP`, …), usually most of a file, leave nothing behind.
+//!
 //! # Example
 //! ```
 //! let text = "AAA,progname,nmon\nAAA,host,db01\nAAA,interval,30\n\
@@ -71,12 +90,13 @@
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
 use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
-use crate::lines::{clip, head, CLIP_UNIX};
+use crate::lines::{clip, head, text_lines, CLIP_UNIX};
 use crate::num::{number, Scale};
 
 /// Format id.
@@ -165,21 +185,410 @@ fn zzzz_time(t: &str, d: &str) -> Option<NaiveDateTime> {
     NaiveDate::from_ymd_opt(year, m, day).map(|d| d.and_time(time))
 }
 
-/// A section header: its family and device names.
+/// A section header: its family and devices.
 struct Section {
-    base: String,
-    devices: Vec<String>,
+    /// Number of the section as printed (with its continuation number, `DISKREAD1`), given
+    /// when its first header is read and kept when it is printed again: what the duplicate
+    /// check compares.
+    id: u32,
+    /// Index of its family name in [`Reader::bases`].
+    base: u16,
+    /// The header's devices, as indices in [`Reader::devices`], by position: shared by every
+    /// data record read under this header.
+    devices: Rc<[u32]>,
     line: usize,
 }
 
-#[derive(Default)]
+/// `Option<f64>` in 8 bytes: a blank cell is a NaN with a payload no parsed number carries
+/// (a parsed `NaN` is the canonical one).
+const BLANK_BITS: u64 = 0x7ff8_0000_0b1a_4c00;
+
+fn pack(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::from_bits(BLANK_BITS))
+}
+
+fn unpack(v: f64) -> Option<f64> {
+    (v.to_bits() != BLANK_BITS).then_some(v)
+}
+
+/// One data record of a snapshot: a value per device of its header (8 bytes each).
+struct Record {
+    /// [`Section::id`].
+    section: u32,
+    /// [`Section::base`].
+    base: u16,
+    /// [`Section::devices`] of the header the record was read under.
+    devices: Rc<[u32]>,
+    values: Box<[f64]>,
+}
+
+/// A sample's values as [`DeviceSample::values`] holds them.
+type Values = Vec<(String, Option<f64>)>;
+
+/// The disk data of one snapshot read so far, its records in file order.
 struct Snapshot {
-    /// (device name, group) → index in `devices`.
-    index: HashMap<(String, bool), usize>,
-    devices: Vec<DeviceSample>,
-    /// Sections already read in this snapshot (as printed, with the continuation number).
-    seen: Vec<String>,
+    records: Vec<Record>,
     first_line: usize,
+}
+
+impl Snapshot {
+    /// The snapshot's samples: one per device in first-appearance order (over every section
+    /// header), each with its values in record order.
+    fn samples(self, devices: &[(String, bool)], bases: &[String]) -> Vec<DeviceSample> {
+        // (device index, values by section name).
+        let mut samples: Vec<(u32, Values)> = Vec::new();
+        let mut at: HashMap<u32, usize> = HashMap::new();
+        for rec in self.records {
+            let base = &bases[rec.base as usize];
+            for (&d, &v) in rec.devices.iter().zip(rec.values.iter()) {
+                let k = *at.entry(d).or_insert_with(|| {
+                    samples.push((d, Vec::new()));
+                    samples.len() - 1
+                });
+                samples[k].1.push((base.clone(), unpack(v)));
+            }
+        }
+        // Device indices are in first-appearance order.
+        samples.sort_by_key(|(d, _)| *d);
+        samples
+            .into_iter()
+            .map(|(d, values)| {
+                let (name, group) = &devices[d as usize];
+                DeviceSample {
+                    device: name.clone(),
+                    group: *group,
+                    host_total: false,
+                    normalised: normalise(&values),
+                    values,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The parsed state of an nmon file: everything the reports need, and nothing of the text.
+/// See the module docs ("Streaming") for why reports are handed over at the end.
+struct Reader {
+    /// Header, warnings and skipped lines (its `reports` stay empty).
+    log: DeviceLog,
+    header: SystemHeader,
+    saw_aaa: bool,
+    interval: Option<f64>,
+    /// Section headers by record type as printed (`DISKREAD1`), the last one of each.
+    sections: HashMap<String, Section>,
+    /// Section family names (`DISKREAD`), interned.
+    bases: Vec<String>,
+    /// (device name, group) in first-appearance order over every section header.
+    devices: Vec<(String, bool)>,
+    order: HashMap<(String, bool), u32>,
+    /// `ZZZZ` records by snapshot number: (time and date as printed, time, line).
+    zzzz: BTreeMap<u32, (String, Option<NaiveDateTime>, usize)>,
+    snaps: BTreeMap<u32, Snapshot>,
+}
+
+impl Reader {
+    fn new() -> Self {
+        Reader {
+            log: DeviceLog::new(FORMAT),
+            header: SystemHeader::default(),
+            saw_aaa: false,
+            interval: None,
+            sections: HashMap::new(),
+            bases: Vec::new(),
+            devices: Vec::new(),
+            order: HashMap::new(),
+            zzzz: BTreeMap::new(),
+            snaps: BTreeMap::new(),
+        }
+    }
+
+    fn skip(&mut self, line: usize, reason: String) {
+        self.log.skipped.push(SkippedLine { line, reason });
+    }
+
+    fn base_id(&mut self, base: &str) -> u16 {
+        match self.bases.iter().position(|b| b == base) {
+            Some(k) => k as u16,
+            None => {
+                self.bases.push(base.to_string());
+                (self.bases.len() - 1) as u16
+            }
+        }
+    }
+
+    /// Reads one line (`no` 1-based).
+    fn line(&mut self, no: usize, raw: &str) {
+        let line = raw.trim_end_matches('\r').trim_start_matches('\u{feff}');
+        if line.trim().is_empty() {
+            return;
+        }
+        let f: Vec<&str> = line.split(',').collect();
+        let kind = f[0];
+        match kind {
+            "AAA" => return self.aaa(&f),
+            "ZZZZ" => return self.zzzz(no, line, &f),
+            "ERROR" => {
+                self.log.warn(format!(
+                    "line {no}: nmon error record: '{}'",
+                    clip(line, CLIP_UNIX)
+                ));
+                return;
+            }
+            _ => {}
+        }
+        if kind.starts_with("BBB") {
+            return;
+        }
+        let Some(base) = disk_base(kind) else {
+            return;
+        };
+        let second = f.get(1).copied().unwrap_or("");
+        if is_snapshot(second) {
+            self.data(no, line, &f);
+        } else {
+            self.section_header(no, kind, base, &f);
+        }
+    }
+
+    fn aaa(&mut self, f: &[&str]) {
+        self.saw_aaa = true;
+        let val = |k: usize| f.get(k).map(|s| s.trim()).unwrap_or("");
+        let header = &mut self.header;
+        match val(1) {
+            "host" => header.host = val(2).to_string(),
+            "date" => header.date = Some(val(2).to_string()),
+            "interval" => self.interval = val(2).parse().ok(),
+            "cpus" => header.cpus = val(2).parse().ok(),
+            "OS" => {
+                header.sysname = val(2).to_string();
+                header.kernel = val(3).to_string();
+                if !val(5).is_empty() {
+                    header.arch = Some(val(5).to_string());
+                }
+            }
+            "AIX" => {
+                header.sysname = "AIX".into();
+                header.kernel = val(2).to_string();
+            }
+            _ => {}
+        }
+    }
+
+    fn zzzz(&mut self, no: usize, line: &str, f: &[&str]) {
+        let (Some(t), Some(tm), Some(d)) = (f.get(1), f.get(2), f.get(3)) else {
+            self.skip(
+                no,
+                format!(
+                    "a 'ZZZZ,Tnnnn,HH:MM:SS,DD-MON-YYYY' record: '{}'",
+                    clip(line, CLIP_UNIX)
+                ),
+            );
+            return;
+        };
+        let Some(n) = t.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) else {
+            self.skip(
+                no,
+                format!("a snapshot number 'Tnnnn' in '{}'", clip(line, CLIP_UNIX)),
+            );
+            return;
+        };
+        let time = zzzz_time(tm, d);
+        if time.is_none() {
+            self.log.warn(format!(
+                "line {no}: snapshot time '{},{}' not read (expected HH:MM:SS,DD-MON-YYYY)",
+                tm.trim(),
+                d.trim()
+            ));
+        }
+        self.zzzz
+            .entry(n)
+            .or_insert((format!("{},{}", tm.trim(), d.trim()), time, no));
+    }
+
+    /// A section header: `DISKREAD,Disk Read KB/s host,sda,sdb`.
+    fn section_header(&mut self, no: usize, kind: &str, base: &str, f: &[&str]) {
+        let mut names: Vec<&str> = f[2.min(f.len())..].iter().map(|s| s.trim()).collect();
+        // nmon ends some records with a comma: drop trailing empty names.
+        while names.last().is_some_and(|s| s.is_empty()) {
+            names.pop();
+        }
+        if names.is_empty() {
+            self.log.warn(format!(
+                "line {no}: section header '{kind}' names no device"
+            ));
+        }
+        if !KNOWN.contains(&base) {
+            self.log.warn(format!(
+                "line {no}: unknown disk section '{base}' kept as printed"
+            ));
+        }
+        let group = base.starts_with("DG");
+        let devices: Rc<[u32]> = names
+            .iter()
+            .map(|d| {
+                let key = (d.to_string(), group);
+                match self.order.get(&key) {
+                    Some(&k) => k,
+                    None => {
+                        let k = self.devices.len() as u32;
+                        self.devices.push(key.clone());
+                        self.order.insert(key, k);
+                        k
+                    }
+                }
+            })
+            .collect();
+        let base = self.base_id(base);
+        let id = match self.sections.get(kind) {
+            Some(s) => s.id,
+            None => self.sections.len() as u32,
+        };
+        self.sections.insert(
+            kind.to_string(),
+            Section {
+                id,
+                base,
+                devices,
+                line: no,
+            },
+        );
+    }
+
+    /// A data record: `DISKREAD,T0001,132.1,0.0,…`.
+    fn data(&mut self, no: usize, line: &str, f: &[&str]) {
+        let (kind, second) = (f[0], f[1]);
+        let Some(sec) = self.sections.get(kind) else {
+            self.skip(
+                no,
+                format!(
+                    "a '{kind}' data record before its section header (no device names): '{}'",
+                    clip(line, CLIP_UNIX)
+                ),
+            );
+            return;
+        };
+        let mut cells: &[&str] = &f[2..];
+        while cells.len() > sec.devices.len() && cells.last().is_some_and(|s| s.trim().is_empty()) {
+            cells = &cells[..cells.len() - 1];
+        }
+        if cells.len() != sec.devices.len() {
+            let reason = format!(
+                "{} values for the {} devices of the '{kind}' header of line {} (a cut \
+                 line?): '{}'",
+                cells.len(),
+                sec.devices.len(),
+                sec.line,
+                clip(line, CLIP_UNIX)
+            );
+            self.skip(no, reason);
+            return;
+        }
+        let mut values = Vec::with_capacity(cells.len());
+        for (&d, c) in sec.devices.iter().zip(cells) {
+            match number(c, Scale::Decimal) {
+                Ok(v) => values.push(pack(v)),
+                Err(why) => {
+                    let why = format!("device '{}': {why}", self.devices[d as usize].0);
+                    self.skip(no, format!("a number for every device of '{kind}' ({why})"));
+                    return;
+                }
+            }
+        }
+        let snap_no: u32 = second[1..].parse().unwrap_or(0);
+        let snap = self.snaps.entry(snap_no).or_insert_with(|| Snapshot {
+            records: Vec::new(),
+            first_line: no,
+        });
+        if snap.records.iter().any(|r| r.section == sec.id) {
+            self.log.skipped.push(SkippedLine {
+                line: no,
+                reason: format!(
+                    "a second '{kind}' record for snapshot {second} (duplicated snapshot): the \
+                     first one is kept"
+                ),
+            });
+            return;
+        }
+        snap.records.push(Record {
+            section: sec.id,
+            base: sec.base,
+            devices: sec.devices.clone(),
+            values: values.into_boxed_slice(),
+        });
+    }
+
+    /// Ends the read: refuses a file without nmon header, disk section or disk data, then hands
+    /// each snapshot's report to `report` in `Tnnnn` order (until it returns `Ok(false)`).
+    /// Returns the header, warnings and skipped lines.
+    fn finish(
+        mut self,
+        report: &mut dyn FnMut(DeviceReport, &SystemHeader) -> Result<bool, ParseError>,
+    ) -> Result<DeviceLog, ParseError> {
+        if !self.saw_aaa {
+            return Err(ParseError::UnknownFormat {
+                reason: "expected an nmon file (AAA header records, then ZZZZ and section \
+                         records)"
+                    .into(),
+            });
+        }
+        if self.sections.is_empty() {
+            return Err(ParseError::UnknownFormat {
+                reason: "an nmon file without disk sections (no DISKREAD/DISKWRITE/DISKXFER…): \
+                         it holds no disk statistics; capture with disk data (nmon -f without -d \
+                         0)"
+                .into(),
+            });
+        }
+        if self.snaps.is_empty() {
+            return Err(ParseError::UnknownFormat {
+                reason: "an nmon file with disk section headers but no disk data record (no \
+                         'DISKREAD,T0001,…'): it holds no disk statistics"
+                    .into(),
+            });
+        }
+        for (n, (_, _, line)) in &self.zzzz {
+            if !self.snaps.contains_key(n) {
+                self.log.warn(format!(
+                    "line {line}: snapshot T{n:04} has no disk data (the file may end after its \
+                     ZZZZ record)"
+                ));
+            }
+        }
+        let snaps = std::mem::take(&mut self.snaps);
+        for (n, snap) in snaps {
+            let mut r = DeviceReport::new(snap.first_line);
+            match self.zzzz.get(&n) {
+                Some((printed, time, line)) => {
+                    r.timestamp = Some(printed.clone());
+                    r.time = *time;
+                    r.line = *line;
+                }
+                None => self.log.warn(format!(
+                    "line {}: snapshot T{n:04} has no ZZZZ time record",
+                    snap.first_line
+                )),
+            }
+            r.interval_s = self.interval;
+            r.devices = snap.samples(&self.devices, &self.bases);
+            if !report(r, &self.header)? {
+                break;
+            }
+        }
+        self.log.header = Some(self.header);
+        Ok(self.log)
+    }
+}
+
+/// Reads every line into a [`Reader`]: the one parser body of [`parse`] and of the streaming
+/// [`Nmon`] parse.
+fn read_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+) -> Result<Reader, ParseError> {
+    let mut reader = Reader::new();
+    for (i, line) in lines.enumerate() {
+        reader.line(i + 1, line?.as_ref());
+    }
+    Ok(reader)
 }
 
 /// Parses an nmon file.
@@ -187,271 +596,24 @@ struct Snapshot {
 /// # Errors
 /// [`ParseError::UnknownFormat`] when the text has no `AAA` header or no disk section.
 pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
-    let mut log = DeviceLog::new(FORMAT);
-    let mut header = SystemHeader::default();
-    let mut saw_aaa = false;
-    let mut interval: Option<f64> = None;
-    let mut sections: HashMap<String, Section> = HashMap::new();
-    let mut zzzz: BTreeMap<u32, (String, Option<NaiveDateTime>, usize)> = BTreeMap::new();
-    let mut snaps: BTreeMap<u32, Snapshot> = BTreeMap::new();
-    // Device order: first appearance in a header, per (name, group).
-    let mut order: HashMap<(String, bool), usize> = HashMap::new();
-
-    for (i, raw) in text.split('\n').enumerate() {
-        let no = i + 1;
-        let line = raw.trim_end_matches('\r').trim_start_matches('\u{feff}');
-        if line.trim().is_empty() {
-            continue;
-        }
-        let f: Vec<&str> = line.split(',').collect();
-        let kind = f[0];
-        match kind {
-            "AAA" => {
-                saw_aaa = true;
-                let val = |k: usize| f.get(k).map(|s| s.trim()).unwrap_or("");
-                match val(1) {
-                    "host" => header.host = val(2).to_string(),
-                    "date" => header.date = Some(val(2).to_string()),
-                    "interval" => interval = val(2).parse().ok(),
-                    "cpus" => header.cpus = val(2).parse().ok(),
-                    "OS" => {
-                        header.sysname = val(2).to_string();
-                        header.kernel = val(3).to_string();
-                        if !val(5).is_empty() {
-                            header.arch = Some(val(5).to_string());
-                        }
-                    }
-                    "AIX" => {
-                        header.sysname = "AIX".into();
-                        header.kernel = val(2).to_string();
-                    }
-                    _ => {}
-                }
-                continue;
-            }
-            "ZZZZ" => {
-                let (Some(t), Some(tm), Some(d)) = (f.get(1), f.get(2), f.get(3)) else {
-                    log.skipped.push(SkippedLine {
-                        line: no,
-                        reason: format!(
-                            "a 'ZZZZ,Tnnnn,HH:MM:SS,DD-MON-YYYY' record: '{}'",
-                            clip(line, CLIP_UNIX)
-                        ),
-                    });
-                    continue;
-                };
-                let Some(n) = t.strip_prefix('T').and_then(|n| n.parse::<u32>().ok()) else {
-                    log.skipped.push(SkippedLine {
-                        line: no,
-                        reason: format!("a snapshot number 'Tnnnn' in '{}'", clip(line, CLIP_UNIX)),
-                    });
-                    continue;
-                };
-                let time = zzzz_time(tm, d);
-                if time.is_none() {
-                    log.warn(format!(
-                        "line {no}: snapshot time '{},{}' not read (expected HH:MM:SS,DD-MON-YYYY)",
-                        tm.trim(),
-                        d.trim()
-                    ));
-                }
-                zzzz.entry(n)
-                    .or_insert((format!("{},{}", tm.trim(), d.trim()), time, no));
-                continue;
-            }
-            "ERROR" => {
-                log.warn(format!(
-                    "line {no}: nmon error record: '{}'",
-                    clip(line, CLIP_UNIX)
-                ));
-                continue;
-            }
-            _ => {}
-        }
-        if kind.starts_with("BBB") {
-            continue;
-        }
-        let Some(base) = disk_base(kind) else {
-            continue;
-        };
-        let second = f.get(1).copied().unwrap_or("");
-        if !is_snapshot(second) {
-            // A section header: `DISKREAD,Disk Read KB/s host,sda,sdb`.
-            let devices: Vec<String> = f[2.min(f.len())..]
-                .iter()
-                .map(|s| s.trim().to_string())
-                .collect();
-            // nmon ends some records with a comma: drop trailing empty names.
-            let mut devices = devices;
-            while devices.last().is_some_and(|s| s.is_empty()) {
-                devices.pop();
-            }
-            if devices.is_empty() {
-                log.warn(format!(
-                    "line {no}: section header '{kind}' names no device"
-                ));
-            }
-            if !KNOWN.contains(&base) {
-                log.warn(format!(
-                    "line {no}: unknown disk section '{base}' kept as printed"
-                ));
-            }
-            let group = base.starts_with("DG");
-            for d in &devices {
-                let k = (d.clone(), group);
-                let n = order.len();
-                order.entry(k).or_insert(n);
-            }
-            sections.insert(
-                kind.to_string(),
-                Section {
-                    base: base.to_string(),
-                    devices,
-                    line: no,
-                },
-            );
-            continue;
-        }
-        // A data record: `DISKREAD,T0001,132.1,0.0,…`.
-        let Some(sec) = sections.get(kind) else {
-            log.skipped.push(SkippedLine {
-                line: no,
-                reason: format!(
-                    "a '{kind}' data record before its section header (no device names): '{}'",
-                    clip(line, CLIP_UNIX)
-                ),
-            });
-            continue;
-        };
-        let mut cells: Vec<&str> = f[2..].to_vec();
-        while cells.len() > sec.devices.len() && cells.last().is_some_and(|s| s.trim().is_empty()) {
-            cells.pop();
-        }
-        if cells.len() != sec.devices.len() {
-            log.skipped.push(SkippedLine {
-                line: no,
-                reason: format!(
-                    "{} values for the {} devices of the '{kind}' header of line {} (a cut \
-                     line?): '{}'",
-                    cells.len(),
-                    sec.devices.len(),
-                    sec.line,
-                    clip(line, CLIP_UNIX)
-                ),
-            });
-            continue;
-        }
-        let mut values = Vec::with_capacity(cells.len());
-        let mut bad = None;
-        for (d, c) in sec.devices.iter().zip(&cells) {
-            match number(c, Scale::Decimal) {
-                Ok(v) => values.push(v),
-                Err(why) => {
-                    bad = Some(format!("device '{d}': {why}"));
-                    break;
-                }
-            }
-        }
-        if let Some(why) = bad {
-            log.skipped.push(SkippedLine {
-                line: no,
-                reason: format!("a number for every device of '{kind}' ({why})"),
-            });
-            continue;
-        }
-        let snap_no: u32 = second[1..].parse().unwrap_or(0);
-        let snap = snaps.entry(snap_no).or_insert_with(|| Snapshot {
-            first_line: no,
-            ..Default::default()
-        });
-        if snap.seen.iter().any(|s| s == kind) {
-            log.skipped.push(SkippedLine {
-                line: no,
-                reason: format!(
-                    "a second '{kind}' record for snapshot {second} (duplicated snapshot): the \
-                     first one is kept"
-                ),
-            });
-            continue;
-        }
-        snap.seen.push(kind.to_string());
-        let group = sec.base.starts_with("DG");
-        for (d, v) in sec.devices.iter().zip(values) {
-            let key = (d.clone(), group);
-            let k = match snap.index.get(&key) {
-                Some(&k) => k,
-                None => {
-                    snap.devices.push(DeviceSample {
-                        device: d.clone(),
-                        group,
-                        host_total: false,
-                        values: Vec::new(),
-                        normalised: Normalised::default(),
-                    });
-                    snap.index.insert(key, snap.devices.len() - 1);
-                    snap.devices.len() - 1
-                }
-            };
-            snap.devices[k].values.push((sec.base.clone(), v));
-        }
-    }
-
-    if !saw_aaa {
-        return Err(ParseError::UnknownFormat {
-            reason: "expected an nmon file (AAA header records, then ZZZZ and section records)"
-                .into(),
-        });
-    }
-    if sections.is_empty() {
-        return Err(ParseError::UnknownFormat {
-            reason: "an nmon file without disk sections (no DISKREAD/DISKWRITE/DISKXFER…): it \
-                     holds no disk statistics; capture with disk data (nmon -f without -d 0)"
-                .into(),
-        });
-    }
-    for (n, (_, _, line)) in &zzzz {
-        if !snaps.contains_key(n) {
-            log.warn(format!(
-                "line {line}: snapshot T{n:04} has no disk data (the file may end after its \
-                 ZZZZ record)"
-            ));
-        }
-    }
-    for (n, mut snap) in snaps {
-        let mut r = DeviceReport::new(snap.first_line);
-        match zzzz.get(&n) {
-            Some((printed, time, line)) => {
-                r.timestamp = Some(printed.clone());
-                r.time = *time;
-                r.line = *line;
-            }
-            None => log.warn(format!(
-                "line {}: snapshot T{n:04} has no ZZZZ time record",
-                snap.first_line
-            )),
-        }
-        r.interval_s = interval;
-        snap.devices.sort_by_key(|d| {
-            order
-                .get(&(d.device.clone(), d.group))
-                .copied()
-                .unwrap_or(usize::MAX)
-        });
-        for d in &mut snap.devices {
-            d.normalised = normalise(&d.values);
-        }
-        r.devices = snap.devices;
-        log.reports.push(r);
-    }
-    if log.reports.is_empty() {
-        return Err(ParseError::UnknownFormat {
-            reason: "an nmon file with disk section headers but no disk data record (no \
-                     'DISKREAD,T0001,…'): it holds no disk statistics"
-                .into(),
-        });
-    }
-    log.header = Some(header);
+    let mut reports = Vec::new();
+    let mut log = read_lines(text_lines(text))?.finish(&mut |r, _| {
+        reports.push(r);
+        Ok(true)
+    })?;
+    log.reports = reports;
     Ok(log)
+}
+
+/// Hands a read nmon file to `sink` report by report.
+fn into_sink(
+    reader: Reader,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let mut out = crate::sink::DeviceStream::new(sink, crate::Format::Nmon, settings);
+    let log = reader.finish(&mut |r, header| out.report(r, Some(header)))?;
+    out.finish(log.warnings, log.skipped)
 }
 
 /// Normalises nmon disk sections (see the module table).
@@ -499,7 +661,21 @@ impl crate::parser::FormatParser for Nmon {
         settings: &crate::parser::ParseSettings,
         sink: &mut dyn crate::sink::Sink,
     ) -> Result<(), crate::ParseError> {
-        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+        into_sink(read_lines(text_lines(text))?, settings, sink)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let reader = crate::lines::with_stream_lines(src, |lines| read_lines(lines))?;
+        into_sink(reader, settings, sink)
     }
 }
 

@@ -333,3 +333,85 @@ proptest! {
         let _ = parse(&text[..end]);
     }
 }
+
+/// A reader that gives at most 7 bytes per read.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn corpus_file_streams_in_small_reads_as_it_parses_whole() {
+    use sizer_parsers::nmon::Nmon;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{parse_bytes, FormatParser, ParseSettings, Parsed};
+
+    let p = shared(CORPUS);
+    if !p.exists() {
+        crate::common::corpus_absent(&p);
+        return;
+    }
+    let bytes = std::fs::read(&p).unwrap();
+    assert!(Nmon.streams());
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(&bytes));
+    let mut sink = Collect::new();
+    Nmon.parse_stream(&mut src, &ParseSettings::default(), &mut sink)
+        .unwrap();
+    let Some(Parsed::Devices(log)) = sink.into_parsed() else {
+        panic!("no device log");
+    };
+    // Line 732: ZZZZ,T0001,10:24:26,18-AUG-2015; line 745: DISKREAD,T0001,132.1,… (sda);
+    // lines 37 and 45: 14 disks and 2 disk groups; T0048 (line 2796) has no disk data.
+    assert_eq!(log.reports.len(), 47);
+    assert_eq!(log.reports[0].line, 732);
+    assert_eq!(
+        log.reports[0].time.unwrap().to_string(),
+        "2015-08-18 10:24:26"
+    );
+    close(
+        dev(&log, 0, "sda", false).value("DISKREAD"),
+        132.1,
+        "DISKREAD sda",
+    );
+    assert_eq!(log.reports[0].devices[0].device, "sda");
+    assert!(log.reports.iter().all(|r| r.devices.len() == 16));
+    assert_eq!(log.header.as_ref().unwrap().kernel, "4.1.3-100.fc21.x86_64");
+    let Ok(Parsed::Devices(whole)) = parse_bytes(&bytes) else {
+        panic!("no device log");
+    };
+    assert_eq!(*whole, *log);
+}
+
+#[test]
+fn a_sorted_file_streams_in_small_reads_as_it_parses_whole() {
+    use sizer_parsers::nmon::Nmon;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings, Parsed};
+
+    // Sorted, every ZZZZ record comes after all the disk data: reports are still by Tnnnn,
+    // with their ZZZZ times.
+    let text = fix("linux-16g-l2-continuation-dg.nmon");
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    let sorted = lines.join("\n");
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(sorted.as_bytes()));
+    let mut sink = Collect::new();
+    Nmon.parse_stream(&mut src, &ParseSettings::default(), &mut sink)
+        .unwrap();
+    let Some(Parsed::Devices(log)) = sink.into_parsed() else {
+        panic!("no device log");
+    };
+    let whole = parse(&sorted).unwrap();
+    assert_eq!(*log, whole);
+    assert_eq!(log.reports.len(), parse(&text).unwrap().reports.len());
+    assert!(log
+        .reports
+        .windows(2)
+        .all(|w| w[0].time.unwrap() < w[1].time.unwrap()));
+}

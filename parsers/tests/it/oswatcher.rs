@@ -314,3 +314,92 @@ proptest! {
         let _ = parse(&t[..end]);
     }
 }
+
+/// A reader that gives at most 7 bytes per read.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+fn streamed(bytes: &[u8]) -> Result<DeviceLog, ParseError> {
+    use sizer_parsers::oswatcher::OsWatcher;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings, Parsed};
+
+    assert!(OsWatcher.streams());
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(bytes));
+    let mut sink = Collect::new();
+    OsWatcher.parse_stream(&mut src, &ParseSettings::default(), &mut sink)?;
+    match sink.into_parsed() {
+        Some(Parsed::Devices(log)) => Ok(*log),
+        _ => panic!("no device log"),
+    }
+}
+
+#[test]
+fn archives_stream_in_small_reads_as_they_parse_whole() {
+    let log = streamed(&bytes(LINUX)).unwrap();
+    // Line 1: Linux OSWbb v8.1.2 db01.example.com; line 4: VCPUS 8; line 11: sdb … 100.00 r/s,
+    // 6400.00 rkB/s … 75.00 %util, 2 s after the marker of line 6.
+    let h = log.header.as_ref().unwrap();
+    assert_eq!(h.host, "db01.example.com");
+    assert_eq!(h.cpus, Some(8));
+    assert_eq!(log.reports.len(), 3);
+    assert_eq!(log.reports[0].line, 7);
+    assert_eq!(times(&log)[0], "2026-11-30 08:00:02");
+    let n = &dev(&log, 0, "sdb").normalised;
+    close(n.read_iops, 100.0, "r/s");
+    close(n.read_bytes_per_s, 6400.0 * 1024.0, "rkB/s");
+    close(n.util_pct, 75.0, "%util");
+    close(dev(&log, 0, "sdb").value("%util"), 75.0, "%util as printed");
+    assert_eq!(log, fix(LINUX));
+    for rel in [
+        "aix01_iostat_26.11.30.1000.dat",
+        "cel01_iostat_exadata-sample-interval.dat",
+        "db02_iostat_26.11.30.0900-whole-runs.dat",
+        "sol01_iostat_26.11.30.1100.dat",
+    ] {
+        assert_eq!(streamed(&bytes(rel)).unwrap(), fix(rel), "{rel}");
+    }
+}
+
+#[test]
+fn compressed_streams_are_refused_from_their_first_bytes() {
+    for magic in [&b"BZh91AY&SY\x01\x02"[..], &[0x1f, 0x9d, 0x90, 0x7a, 0x7a]] {
+        let e = streamed(magic).unwrap_err().to_string();
+        assert!(e.contains("a compressed OSWatcher archive"), "{e}");
+        assert_eq!(e, parse_bytes(magic).unwrap_err().to_string());
+    }
+}
+
+#[test]
+fn concatenated_hourly_files_stream_with_the_banner_of_the_whole_archive() {
+    // Two hourly archives joined: the second header (lines 7-9) says VCPUS 16, after the
+    // first block; the banner handed over before the first report already has it.
+    let text = "Linux OSWbb v8.1.2 db01\nSNAP_INTERVAL 30\nVCPUS 8\n\
+                zzz ***Mon Nov 30 08:59:30 UTC 2026\n\
+                Device:  r/s  w/s  rkB/s  wkB/s  await  %util\n\
+                sda     10.00  5.00  80.00  40.00  0.50  1.20\n\
+                Linux OSWbb v8.1.2 db01\nSNAP_INTERVAL 30\nVCPUS 16\n\
+                zzz ***Mon Nov 30 09:00:00 UTC 2026\n\
+                Device:  r/s  w/s  rkB/s  wkB/s  await  %util\n\
+                sda     20.00  5.00  160.00  40.00  0.50  2.40\n";
+    let log = streamed(text.as_bytes()).unwrap();
+    assert_eq!(log, parse(text).unwrap());
+    assert_eq!(log.header.as_ref().unwrap().cpus, Some(16));
+    assert_eq!(log.header.as_ref().unwrap().host, "db01");
+    assert_eq!(log.reports.len(), 2);
+    assert_eq!(
+        log.reports[1].line, 11,
+        "the Device: line after the marker of line 10"
+    );
+    close(dev(&log, 1, "sda").normalised.read_iops, 20.0, "r/s");
+    assert_eq!(times(&log)[1], "2026-11-30 09:00:02");
+    assert!(log.skipped.is_empty(), "{:?}", log.skipped);
+}

@@ -1,0 +1,284 @@
+//! The reports of an archive, held in a compact form until the archive's banner is complete (see
+//! the module docs, "Streaming"): device names and column-name lists are interned once per
+//! archive, each value is 8 bytes, and of the [`Normalised`] figures only those known are kept.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+
+use crate::disk::{DeviceReport, DeviceSample, Normalised};
+
+/// `Option<f64>` in 8 bytes: a blank cell is a NaN with a payload no parsed number carries
+/// (a parsed `NaN` is the canonical one).
+const BLANK_BITS: u64 = 0x7ff8_0000_0b1a_4c00;
+
+fn pack(v: Option<f64>) -> f64 {
+    v.unwrap_or(f64::from_bits(BLANK_BITS))
+}
+
+fn unpack(v: f64) -> Option<f64> {
+    (v.to_bits() != BLANK_BITS).then_some(v)
+}
+
+/// The figures of a [`Normalised`], in field order. Every field is named (no `..`): a field
+/// added to [`Normalised`] fails to compile here until it is held too.
+fn fields(n: &Normalised) -> [Option<f64>; 17] {
+    let Normalised {
+        read_iops,
+        write_iops,
+        discard_iops,
+        total_iops,
+        read_bytes_per_s,
+        write_bytes_per_s,
+        discard_bytes_per_s,
+        total_bytes_per_s,
+        read_await_ms,
+        write_await_ms,
+        await_ms,
+        queue_depth,
+        avg_request_bytes,
+        read_request_bytes,
+        write_request_bytes,
+        util_pct,
+        service_ms,
+    } = n;
+    [
+        *read_iops,
+        *write_iops,
+        *discard_iops,
+        *total_iops,
+        *read_bytes_per_s,
+        *write_bytes_per_s,
+        *discard_bytes_per_s,
+        *total_bytes_per_s,
+        *read_await_ms,
+        *write_await_ms,
+        *await_ms,
+        *queue_depth,
+        *avg_request_bytes,
+        *read_request_bytes,
+        *write_request_bytes,
+        *util_pct,
+        *service_ms,
+    ]
+}
+
+fn from_fields(f: [Option<f64>; 17]) -> Normalised {
+    let [read_iops, write_iops, discard_iops, total_iops, read_bytes_per_s, write_bytes_per_s, discard_bytes_per_s, total_bytes_per_s, read_await_ms, write_await_ms, await_ms, queue_depth, avg_request_bytes, read_request_bytes, write_request_bytes, util_pct, service_ms] =
+        f;
+    Normalised {
+        read_iops,
+        write_iops,
+        discard_iops,
+        total_iops,
+        read_bytes_per_s,
+        write_bytes_per_s,
+        discard_bytes_per_s,
+        total_bytes_per_s,
+        read_await_ms,
+        write_await_ms,
+        await_ms,
+        queue_depth,
+        avg_request_bytes,
+        read_request_bytes,
+        write_request_bytes,
+        util_pct,
+        service_ms,
+    }
+}
+
+/// The known figures of a [`Normalised`]: bit `k` of `known` set for field `k`, whose value is
+/// the next one in `values`.
+struct PackedNormalised {
+    known: u32,
+    values: Box<[f64]>,
+}
+
+impl PackedNormalised {
+    fn new(n: &Normalised) -> Self {
+        let mut known = 0u32;
+        let mut values = Vec::new();
+        for (k, v) in fields(n).into_iter().enumerate() {
+            if let Some(v) = v {
+                known |= 1 << k;
+                values.push(v);
+            }
+        }
+        PackedNormalised {
+            known,
+            values: values.into_boxed_slice(),
+        }
+    }
+
+    fn normalised(&self) -> Normalised {
+        let mut f = [None; 17];
+        let mut next = self.values.iter();
+        for (k, slot) in f.iter_mut().enumerate() {
+            if self.known & (1 << k) != 0 {
+                *slot = next.next().copied();
+            }
+        }
+        from_fields(f)
+    }
+}
+
+struct HeldDevice {
+    /// Index in [`Held::names`].
+    name: u32,
+    group: bool,
+    host_total: bool,
+    /// Index in [`Held::columns`].
+    columns: u32,
+    values: Box<[f64]>,
+    normalised: PackedNormalised,
+}
+
+struct HeldReport {
+    timestamp: Option<String>,
+    time: Option<NaiveDateTime>,
+    utc: bool,
+    interval_s: Option<f64>,
+    since_boot: bool,
+    summary: bool,
+    line: usize,
+    devices: Vec<HeldDevice>,
+}
+
+/// Reports in file order, compactly; [`Held::into_reports`] gives them back as they were put.
+#[derive(Default)]
+pub(super) struct Held {
+    names: Vec<String>,
+    name_ids: HashMap<String, u32>,
+    /// Column-name lists (one per iostat layout in the archive, a few at most).
+    columns: Vec<Vec<String>>,
+    last_columns: Option<u32>,
+    reports: Vec<HeldReport>,
+}
+
+impl Held {
+    /// True when no report is held.
+    pub(super) fn is_empty(&self) -> bool {
+        self.reports.is_empty()
+    }
+
+    fn name_id(&mut self, name: &str) -> u32 {
+        if let Some(&k) = self.name_ids.get(name) {
+            return k;
+        }
+        let k = self.names.len() as u32;
+        self.names.push(name.to_string());
+        self.name_ids.insert(name.to_string(), k);
+        k
+    }
+
+    fn columns_id(&mut self, values: &[(String, Option<f64>)]) -> u32 {
+        let same = |cols: &[String]| {
+            cols.len() == values.len() && cols.iter().zip(values).all(|(c, (n, _))| c == n)
+        };
+        if let Some(k) = self.last_columns {
+            if same(&self.columns[k as usize]) {
+                return k;
+            }
+        }
+        let k = match self.columns.iter().position(|c| same(c)) {
+            Some(k) => k as u32,
+            None => {
+                self.columns
+                    .push(values.iter().map(|(n, _)| n.clone()).collect());
+                (self.columns.len() - 1) as u32
+            }
+        };
+        self.last_columns = Some(k);
+        k
+    }
+
+    /// Holds one report.
+    pub(super) fn push(&mut self, r: DeviceReport) {
+        let devices = r
+            .devices
+            .iter()
+            .map(|d| HeldDevice {
+                name: self.name_id(&d.device),
+                group: d.group,
+                host_total: d.host_total,
+                columns: self.columns_id(&d.values),
+                values: d.values.iter().map(|(_, v)| pack(*v)).collect(),
+                normalised: PackedNormalised::new(&d.normalised),
+            })
+            .collect();
+        self.reports.push(HeldReport {
+            timestamp: r.timestamp,
+            time: r.time,
+            utc: r.utc,
+            interval_s: r.interval_s,
+            since_boot: r.since_boot,
+            summary: r.summary,
+            line: r.line,
+            devices,
+        });
+    }
+
+    /// The held reports, rebuilt one at a time, in the order they were put.
+    pub(super) fn into_reports(self) -> impl Iterator<Item = DeviceReport> {
+        let Held {
+            names,
+            columns,
+            reports,
+            ..
+        } = self;
+        reports.into_iter().map(move |h| DeviceReport {
+            timestamp: h.timestamp,
+            time: h.time,
+            utc: h.utc,
+            interval_s: h.interval_s,
+            since_boot: h.since_boot,
+            summary: h.summary,
+            line: h.line,
+            devices: h
+                .devices
+                .iter()
+                .map(|d| DeviceSample {
+                    device: names[d.name as usize].clone(),
+                    group: d.group,
+                    host_total: d.host_total,
+                    values: columns[d.columns as usize]
+                        .iter()
+                        .zip(d.values.iter())
+                        .map(|(c, v)| (c.clone(), unpack(*v)))
+                        .collect(),
+                    normalised: d.normalised.normalised(),
+                })
+                .collect(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_comes_back_as_it_was_put() {
+        let mut r = DeviceReport::new(7);
+        r.timestamp = Some("Mon Nov 30 08:00:00 UTC 2026".into());
+        r.since_boot = true;
+        r.devices.push(DeviceSample {
+            device: "sda".into(),
+            group: false,
+            host_total: false,
+            values: vec![("r/s".into(), Some(4.0)), ("w/s".into(), None)],
+            normalised: Normalised {
+                read_iops: Some(4.0),
+                service_ms: Some(0.5),
+                ..Default::default()
+            },
+        });
+        let mut held = Held::default();
+        held.push(r.clone());
+        held.push(r.clone());
+        assert_eq!(held.columns.len(), 1);
+        let back: Vec<DeviceReport> = held.into_reports().collect();
+        assert_eq!(back, vec![r.clone(), r]);
+        assert_eq!(unpack(pack(Some(f64::NAN))).map(f64::is_nan), Some(true));
+    }
+}
