@@ -80,10 +80,14 @@
 //!   [`parse_bytes`]).
 //!
 //! # Streaming
-//! The parser walks the text line by line and each line cell by cell, with a column plan built
-//! once from the header (column → series, or skip). It never splits the file into a list of all
+//! The format streams ([`parse_reader`], the registry's `parse_stream`): one parser body reads
+//! the lines of the whole text ([`parse`]) or of a reader, one at a time, and each line cell by
+//! cell, with a column plan built once from the header (column → series, or skip). It keeps the
+//! header line (the column names, and to tell a repeated header), the plan, one time per kept
+//! row and the kept series' values; never the other lines. It never splits a line into a list of
 //! its cells, and cells of skipped columns are only stepped over (no allocation, no number
-//! parsing). Memory is the decoded text plus the kept series.
+//! parsing). The series are complete only at the end of the file: the one [`EntityLog`] is
+//! handed over then.
 //!
 //! # Example
 //! From the corpus file `DERIVED_esxtopd_disk-columns-only.csv` (a real ESXi file cut to its
@@ -367,11 +371,16 @@ impl<'a> Iterator for Cells<'a> {
     }
 }
 
-/// Lines with their 1-based numbers, without the line end (`\n` or `\r\n`).
-fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n')
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+/// Lines with their 1-based numbers.
+fn numbered<L>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+) -> impl Iterator<Item = Result<(usize, L), ParseError>> {
+    lines.enumerate().map(|(i, l)| l.map(|l| (i + 1, l)))
+}
+
+/// A line without the CR of a CRLF line end.
+fn trim_cr(l: &str) -> &str {
+    l.strip_suffix('\r').unwrap_or(l)
 }
 
 /// A cell that is not data: empty, or a junk filler such as `   -`.
@@ -419,12 +428,31 @@ enum Slot {
 ///   quoted cell is not closed, when a second, different header appears, or when there is no
 ///   sample after esxtop's first one.
 pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
-    const SECTION: &str = "esxtop batch CSV";
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = numbered_lines(text);
-    let Some((_, header_line)) = lines.next() else {
+    parse_lines(crate::lines::text_lines(text))
+}
+
+/// Reads an `esxtop -b` batch CSV from `src` line by line (see
+/// [`crate::lines::with_stream_lines`] for the decoding): the same [`EntityLog`] as [`parse`] of
+/// the decoded whole text, holding only the header line, the column plan and the series.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse`].
+pub fn parse_reader(src: &mut dyn std::io::BufRead) -> Result<EntityLog, ParseError> {
+    crate::lines::with_stream_lines(src, |lines| parse_lines(lines))
+}
+
+/// The one parser body of [`parse`] and [`parse_reader`], over the lines of `split('\n')`.
+fn parse_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+) -> Result<EntityLog, ParseError> {
+    const SECTION: &str = "esxtop batch CSV";
+    let mut lines = numbered(lines);
+    let Some(first) = lines.next() else {
         return Err(ParseError::Empty);
     };
+    let (_, header_owned) = first?;
+    let header_line = trim_cr(header_owned.as_ref());
     if !header_line.starts_with("\"(PDH-CSV") {
         return Err(ParseError::UnknownFormat {
             reason: "expected an esxtop batch CSV (`esxtop -b`), whose first cell is \
@@ -555,7 +583,9 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     let mut rows = 0usize;
     let mut bad_values = 0usize;
     let mut first_bad: Option<(usize, usize)> = None;
-    for (line_no, line) in lines {
+    for item in lines {
+        let (line_no, owned) = item?;
+        let line = trim_cr(owned.as_ref());
         if line.trim().is_empty() {
             continue;
         }
@@ -720,6 +750,20 @@ impl crate::parser::FormatParser for EsxtopCsv {
     ) -> Result<(), crate::ParseError> {
         let _ = settings;
         sink.entity_log(parse(text)?)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_reader(src)?)
     }
 }
 

@@ -76,6 +76,13 @@
 //!
 //! A text with no result block is an error saying that it holds no HCIBench results.
 //!
+//! # Streaming
+//! The format streams ([`parse_reader`], the registry's `parse_stream`): one parser body reads
+//! the lines of the whole text ([`parse`]) or of a reader, one at a time. It keeps the series
+//! read so far (one value each), the datastore names, the open block's entity and the unknown
+//! keys; never the lines. The datastore prefix of the entities is known only at the end of the
+//! file (when a second datastore appears), so the one [`EntityLog`] is handed over then.
+//!
 //! ```
 //! let text = "Datastore = vsanDatastore\n=============================\n\
 //!             JOB_NAME\t= job0\nVMs\t\t= 4\nIOPS\t\t= 1000.50 IO/S\nTHROUGHPUT\t= 3.91 MB/s\n\
@@ -182,6 +189,23 @@ struct Block {
 /// block with values): it then holds no HCIBench results.
 pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    parse_lines(crate::lines::text_lines(text))
+}
+
+/// Reads an HCIBench summary from `src` line by line (see [`crate::lines::with_stream_lines`]
+/// for the decoding): the same [`EntityLog`] as [`parse`] of the decoded whole text.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse`].
+pub fn parse_reader(src: &mut dyn std::io::BufRead) -> Result<EntityLog, ParseError> {
+    crate::lines::with_stream_lines(src, |lines| parse_lines(lines))
+}
+
+/// The one parser body of [`parse`] and [`parse_reader`], over the lines of `split('\n')` (a
+/// line's CR is trimmed with its other white space).
+fn parse_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+) -> Result<EntityLog, ParseError> {
     let mut log = EntityLog::new(FORMAT);
     let mut datastores: Vec<String> = Vec::new();
     // Datastore index of each series (for the prefix when there are several).
@@ -191,9 +215,10 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     let mut resources = false;
     let mut unknown: Vec<String> = Vec::new();
 
-    for (i, raw) in text.lines().enumerate() {
+    for (i, raw) in lines.enumerate() {
+        let raw = raw?;
         let line_no = i + 1;
-        let line = raw.trim();
+        let line = raw.as_ref().trim();
         if line.is_empty() {
             continue;
         }
@@ -392,6 +417,20 @@ impl crate::parser::FormatParser for Hcibench {
     ) -> Result<(), crate::ParseError> {
         let _ = settings;
         sink.entity_log(parse(text)?)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(parse_reader(src)?)
     }
 }
 

@@ -538,6 +538,20 @@ impl crate::parser::FormatParser for TelegrafVsan {
         let _ = settings;
         sink.entity_log(parse_telegraf(text)?)
     }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(telegraf::parse_reader(src)?)
+    }
 }
 
 /// The PowerCLI `Get-VsanStat` export format (see [`powercli`]).
@@ -567,6 +581,20 @@ impl crate::parser::FormatParser for PowercliCsv {
     ) -> Result<(), crate::ParseError> {
         let _ = settings;
         sink.entity_log(parse_powercli(text)?)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(powercli::parse_reader(src)?)
     }
 }
 

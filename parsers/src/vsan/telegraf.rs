@@ -44,6 +44,13 @@
 //! in one warning. A `vsphere_vsan_*` line that cannot be read (truncated, no fields) is counted
 //! in [`EntityLog::skipped`] with its line. No vSAN point at all is an error.
 //!
+//! # Streaming
+//! The format streams ([`parse_reader`], the registry's `parse_stream`): one parser body reads
+//! the lines of the whole text ([`parse`]) or of a reader, one at a time, and keeps the series
+//! (values and times), the (measurement, tags, field) → series index, and the names for the
+//! warnings; never the lines. A series grows until the last point, so the one [`EntityLog`] is
+//! handed over at the end of the file.
+//!
 //! ```
 //! let lp = "vsphere_vsan_performance_clusterdomclient,clustername=Prod,uuid=52a3 \
 //!           iops_read=1200,latency_avg_read=850 1710324000000000000\n";
@@ -296,6 +303,23 @@ const ENTITY_TAGS: &[&str] = &[
 /// # Errors
 /// No `vsphere_vsan_*` point at all.
 pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
+    parse_lines(crate::lines::text_lines(text))
+}
+
+/// Reads the line protocol from `src` line by line (see [`crate::lines::with_stream_lines`] for
+/// the decoding): the same [`EntityLog`] as [`parse`] of the decoded whole text.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse`].
+pub fn parse_reader(src: &mut dyn std::io::BufRead) -> Result<EntityLog, ParseError> {
+    crate::lines::with_stream_lines(src, |lines| parse_lines(lines))
+}
+
+/// The one parser body of [`parse`] and [`parse_reader`], over the lines of `split('\n')` (a
+/// line's CR is trimmed with its other white space).
+fn parse_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+) -> Result<EntityLog, ParseError> {
     let mut log = EntityLog::new("telegraf_vsan");
     let mut notes = Notes::default();
     let mut index: HashMap<(String, String, String), usize> = HashMap::new();
@@ -303,8 +327,9 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     let mut others: Vec<String> = Vec::new();
     let mut other_count = 0usize;
     let mut clusters: Vec<String> = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let l = raw.trim_start_matches('\u{feff}').trim();
+    for (i, raw) in lines.enumerate() {
+        let raw = raw?;
+        let l = raw.as_ref().trim_start_matches('\u{feff}').trim();
         if l.is_empty() || l.starts_with('#') {
             continue;
         }

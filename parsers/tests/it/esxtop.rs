@@ -488,3 +488,91 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming: `parse_stream` over a reader that hands over a few bytes at a time.
+// ---------------------------------------------------------------------------------------------
+
+/// A reader that returns at most 7 bytes per read.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `bytes` through `EsxtopCsv::parse_stream`, 7 bytes per read under a 16-byte buffer.
+fn streamed(bytes: &[u8]) -> EntityLog {
+    use sizer_parsers::{esxtop::EsxtopCsv, sink::Collect, FormatParser, Parsed};
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(bytes));
+    let mut sink = Collect::new();
+    EsxtopCsv
+        .parse_stream(&mut src, &Default::default(), &mut sink)
+        .unwrap();
+    match sink.into_parsed() {
+        Some(Parsed::Entities(log)) => *log,
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+#[test]
+fn corpus_streams_in_small_reads_as_the_whole_text_parses() {
+    let p = shared(CORPUS);
+    if !p.exists() {
+        crate::common::corpus_absent(&p);
+        return;
+    }
+    let bytes = std::fs::read(&p).unwrap();
+    let log = streamed(&bytes);
+    // Header cell 8, line 3 and 4: vmhba0 DAVG/cmd 1.14 and 1.24 ms (line 2 is dropped).
+    let s = series(
+        &log,
+        "Physical Disk Adapter",
+        "vmhba0",
+        "Average Driver MilliSec/Command",
+    );
+    values(s, &[1.14, 1.24]);
+    assert_eq!(
+        s.times,
+        vec![t("2018-04-26 14:06:32"), t("2018-04-26 14:06:37")]
+    );
+    // Header cell 3: vmhba0 Commands/sec 18.87 and 15.86; cell 6, MBytes Read/sec 0.00, 0.32.
+    values(
+        series(&log, "Physical Disk Adapter", "vmhba0", "Commands/sec"),
+        &[18.87, 15.86],
+    );
+    values(
+        series(&log, "Physical Disk Adapter", "vmhba0", "MBytes Read/sec"),
+        &[0.0, 0.32 * MIB],
+    );
+    assert_eq!(log.series.len(), 196);
+    assert_eq!(log.skipped[0].line, 2);
+    match sizer_parsers::parse_bytes(&bytes).unwrap() {
+        sizer_parsers::Parsed::Entities(whole) => assert_eq!(log, *whole),
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+#[test]
+fn crlf_fixture_streams_as_the_whole_text_parses() {
+    let text = fix_text("esxtop-a-all-counters-crlf.csv");
+    assert!(text.contains("\r\n"));
+    let log = streamed(text.as_bytes());
+    assert_eq!(log, parse(&text).unwrap());
+    assert!(!log.series.is_empty());
+    // A cut line is named by its line when streamed too.
+    let cut = &text[..text.rfind(',').unwrap()];
+    let whole = parse(cut).unwrap_err().to_string();
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(cut.as_bytes()));
+    let mut sink = sizer_parsers::sink::Collect::new();
+    use sizer_parsers::FormatParser;
+    let err = sizer_parsers::esxtop::EsxtopCsv
+        .parse_stream(&mut src, &Default::default(), &mut sink)
+        .unwrap_err();
+    assert_eq!(err.to_string(), whole);
+    assert!(whole.contains("line"), "{whole}");
+}

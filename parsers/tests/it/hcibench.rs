@@ -366,3 +366,79 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming: `parse_stream` over a reader that hands over a few bytes at a time.
+// ---------------------------------------------------------------------------------------------
+
+/// A reader that returns at most 7 bytes per read.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `bytes` through `Hcibench::parse_stream`, 7 bytes per read under a 16-byte buffer.
+fn streamed(bytes: &[u8]) -> Result<EntityLog, ParseError> {
+    use sizer_parsers::{hcibench::Hcibench, sink::Collect, FormatParser, Parsed};
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(bytes));
+    let mut sink = Collect::new();
+    Hcibench.parse_stream(&mut src, &Default::default(), &mut sink)?;
+    match sink.into_parsed() {
+        Some(Parsed::Entities(log)) => Ok(*log),
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+fn whole(bytes: &[u8]) -> EntityLog {
+    match sizer_parsers::parse_bytes(bytes).unwrap() {
+        sizer_parsers::Parsed::Entities(log) => *log,
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+#[test]
+fn two_datastore_fixture_streams_in_small_reads_as_the_whole_text_parses() {
+    let text = fix_text("fio-k8s-2datastores-res.txt");
+    let log = streamed(text.as_bytes()).unwrap();
+    // The datastore prefix, known only once the second `Datastore =` line is read.
+    assert_eq!(log.origin.as_deref(), Some("vsanDatastore-a, nfs-ds01"));
+    value(metric(&log, "vsanDatastore-a: job0", "IOPS"), 40125.0412);
+    value(metric(&log, "nfs-ds01: job0", "THROUGHPUT"), 38.4785 * MIB);
+    value(metric(&log, "Resource Usage", "RAM USAGE"), 18.9);
+    assert_eq!(log, whole(text.as_bytes()));
+    // CRLF and a BOM, streamed: the same log.
+    let crlf = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+    assert_eq!(streamed(crlf.as_bytes()).unwrap(), log);
+}
+
+#[test]
+fn corpus_and_vdbench_fixture_stream_as_the_whole_text_parses() {
+    let text = fix_text("vdbench-2rundefs-res.txt");
+    let log = streamed(text.as_bytes()).unwrap();
+    let run1 = "RD=run1; I/O rate: Uncontrolled MAX; elapsed=3600 warmup=1800; For loops: None";
+    value(metric(&log, run1, "LATENCY"), 1.33);
+    assert!(log.warnings[0].starts_with("line 23: Testing is done, 7 out of 8 VMs"));
+    assert_eq!(log.skipped[0].line, 24);
+    assert_eq!(log, whole(text.as_bytes()));
+    let p = shared(CORPUS);
+    if !p.exists() {
+        crate::common::corpus_absent(&p);
+        return;
+    }
+    let bytes = std::fs::read(&p).unwrap();
+    assert_eq!(streamed(&bytes).unwrap(), whole(&bytes));
+    // No result block: the same error.
+    let none = b"Datastore = ds1\nnothing here\n";
+    assert_eq!(
+        streamed(none).unwrap_err().to_string(),
+        parse(std::str::from_utf8(none).unwrap())
+            .unwrap_err()
+            .to_string()
+    );
+}

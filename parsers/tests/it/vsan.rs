@@ -1086,3 +1086,174 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming (telegraf, PowerCLI): `parse_stream` over a reader that hands over a few bytes at a
+// time gives what the whole decoded text gives.
+// ---------------------------------------------------------------------------------------------
+
+/// A reader that returns at most 7 bytes per read.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `bytes` through `parser.parse_stream`, 7 bytes per read under a 16-byte buffer.
+fn streamed(
+    parser: &dyn sizer_parsers::FormatParser,
+    bytes: &[u8],
+) -> Result<EntityLog, ParseError> {
+    use sizer_parsers::{sink::Collect, Parsed};
+    assert!(parser.streams(), "{}", parser.info().id);
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(bytes));
+    let mut sink = Collect::new();
+    parser.parse_stream(&mut src, &Default::default(), &mut sink)?;
+    match sink.into_parsed() {
+        Some(Parsed::Entities(log)) => Ok(*log),
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+/// `bytes` decoded whole and parsed (detection included).
+fn whole(bytes: &[u8]) -> EntityLog {
+    match sizer_parsers::parse_bytes(bytes).unwrap() {
+        sizer_parsers::Parsed::Entities(log) => *log,
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+#[test]
+fn telegraf_fixture_streams_in_small_reads() {
+    let bytes = std::fs::read(fixture("telegraf-vsan-snake_case.txt")).unwrap();
+    let log = streamed(&vsan::TelegrafVsan, &bytes).unwrap();
+    let c = "52a3c7e1-4f0b-9d2e-8c61-0f3b5e7a9d14";
+    let r = series(&log, "cluster-domclient", c, "iops_read");
+    assert_eq!(r.values, vec![Some(1200.0), Some(1350.0)]);
+    assert_eq!(
+        r.times,
+        vec![t("2024-03-13 10:00:00"), t("2024-03-13 10:05:00")]
+    );
+    close_all(
+        &series(&log, "cluster-domclient", c, "latency_avg_write").values,
+        &[Some(1.45), Some(1.6)],
+    );
+    // The truncated line keeps its line number.
+    assert_eq!(log.skipped[0].line, 11);
+    assert_eq!(log, whole(&bytes));
+    // CRLF: the same log.
+    let crlf = String::from_utf8(bytes.clone())
+        .unwrap()
+        .replace('\n', "\r\n");
+    assert_eq!(streamed(&vsan::TelegrafVsan, crlf.as_bytes()).unwrap(), log);
+    let none = streamed(&vsan::TelegrafVsan, b"vsphere_host_cpu,host=a usage=1 1\n").unwrap_err();
+    assert!(
+        none.to_string().contains("no vSAN performance data"),
+        "{none}"
+    );
+}
+
+#[test]
+fn powercli_csv_fixtures_stream_in_small_reads() {
+    // UTF-8 with a BOM, en-US.
+    let bytes = std::fs::read(fixture("get-vsanstat-en-US-utf8.csv")).unwrap();
+    let log = streamed(&vsan::PowercliCsv, &bytes).unwrap();
+    let r = series(
+        &log,
+        "VMConsumption",
+        "VSAN-Cluster",
+        "VMConsumption.ReadIops",
+    );
+    assert_eq!(r.values, vec![Some(1200.0), Some(1350.0), None]);
+    assert_eq!(r.times[2], t("2024-03-13 10:15:00"));
+    let l = series(
+        &log,
+        "VMConsumption",
+        "VSAN-Cluster",
+        "VMConsumption.AverageReadLatency",
+    );
+    close_all(&l.values, &[Some(0.85), Some(0.92), Some(0.78)]);
+    assert_eq!(log, whole(&bytes));
+    // UTF-16LE (read whole by the line reader), de-DE, and the other CSV fixture.
+    for f in [
+        "get-vsanstat-de-DE-utf16le.csv",
+        "get-vsanstat-cluster-and-host-en-US.csv",
+    ] {
+        let bytes = std::fs::read(fixture(f)).unwrap();
+        assert_eq!(
+            streamed(&vsan::PowercliCsv, &bytes).unwrap(),
+            whole(&bytes),
+            "{f}"
+        );
+    }
+    // A short row: the same error, naming line 3.
+    let bytes = std::fs::read(fixture("bad-short-row.csv")).unwrap();
+    let e = streamed(&vsan::PowercliCsv, &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("line 3"), "{e}");
+    assert_eq!(
+        e,
+        vsan::parse(&fixture_text("bad-short-row.csv"))
+            .unwrap_err()
+            .to_string()
+    );
+}
+
+#[test]
+fn powercli_table_views_stream_in_small_reads() {
+    let bytes = std::fs::read(fixture("get-vsanstat-table-en-GB.txt")).unwrap();
+    let log = streamed(&vsan::PowercliCsv, &bytes).unwrap();
+    let w = series(
+        &log,
+        "VMConsumption",
+        "VSAN-Prod",
+        "VMConsumption.WriteIops",
+    );
+    assert_eq!(w.values, vec![Some(410.0), Some(395.0), Some(12480.0)]);
+    assert_eq!(w.times[1], t("2024-03-13 00:00:00"));
+    let l = series(&log, "Backend", "VSAN-Prod", "Backend.AverageWriteLa...");
+    close_all(&l.values, &[Some(1.45), Some(1.61), None]);
+    assert_eq!(log, whole(&bytes));
+    // The lamw README: 13 tables inside prose.
+    let p = shared("lamw_mapping-vsan-perf-stats-to-powercli-api_README.md");
+    if p.exists() {
+        let bytes = std::fs::read(&p).unwrap();
+        let log = streamed(&vsan::PowercliCsv, &bytes).unwrap();
+        let r = series(
+            &log,
+            "VMConsumption",
+            "VSAN-Cluster",
+            "VMConsumption.ReadIops",
+        );
+        assert_eq!(&r.values[..3], &[Some(1.0), Some(2.0), Some(1.0)]);
+        assert_eq!(r.times[12], t("2017-04-21 15:50:00"));
+        assert_eq!(log, whole(&bytes));
+    } else {
+        crate::common::corpus_absent(&p);
+    }
+    // A header right under a table (no blank line between): the first table reads the second's
+    // lines too, and the second's rows still come after the first's, as in the whole text.
+    let table = "Entity   Name                    Time                  Value\n\
+                 ------   ----                    ----                  -----\n\
+                 C        VMConsumption.ReadIops  4/21/2017 2:50:00 PM  1\n\
+                 Entity   Name                    Time                  Value\n\
+                 ------   ----                    ----                  -----\n\
+                 D        VMConsumption.ReadIops  4/21/2017 2:55:00 PM  2\n\
+                 \n\
+                 C        VMConsumption.ReadIops  4/21/2017 3:00:00 PM  3\n";
+    let log = streamed(&vsan::PowercliCsv, table.as_bytes()).unwrap();
+    assert_eq!(log, vsan::parse(table).unwrap());
+    let d = series(&log, "VMConsumption", "D", "VMConsumption.ReadIops");
+    assert_eq!(d.values, vec![Some(2.0), Some(2.0)]);
+    // Lines 4 and 5 (the second header and its dashes) are rows of the first table.
+    assert_eq!(
+        log.skipped.iter().map(|s| s.line).collect::<Vec<_>>(),
+        vec![4, 5]
+    );
+}

@@ -94,11 +94,22 @@
 //! [`Measure::unit`]: crate::entity::Measure::unit
 //!
 //! # Module layout
-//! Flow: [`parse_with`] tells the layout from the text: a CSV header (`csv`: separator, quoted
-//! cells, columns by name) or else the console table view (`console`: header and dash lines,
-//! cells cut at the dash columns). Either gives the rows as printed; `series` then groups them
-//! into one series per (`Entity`, `Name`), maps names and units to measures and reads the times.
+//! Flow: [`parse_with`] (a whole text) and [`parse_reader`] (a reader) run one parser body over
+//! the lines, one at a time. It tells the layout from the first lines: a CSV header (`csv`:
+//! separator, quoted cells, columns by name) or else the console table view (`console`: header
+//! and dash lines, cells cut at the dash columns). Either gives each row as printed to `series`,
+//! which puts its value into the series of its (`Entity`, `Name`) (mapping names and units to
+//! measures on a series' first row) and reads the times at the end of the file.
 //! This file holds the options, the PowerCLI name table and the row type both layouts share.
+//!
+//! # Streaming
+//! The format streams (the registry's `parse_stream` calls [`parse_reader`]). It keeps the
+//! series' values, each distinct `Time` text once, and per row its series, `Time` and line
+//! (three integers): the date order is decided by the whole file (see above), so the times are
+//! read, and the one [`EntityLog`] handed over, at the end. It never keeps the lines, but for the
+//! previous line of a table view (a header is told by the dash line under it) and, in the odd
+//! table view where a header follows a table without a blank line, the rows of the later table
+//! until the earlier one ends.
 
 mod console;
 mod csv;
@@ -106,7 +117,7 @@ mod series;
 
 use super::head;
 use crate::disk::DateOrder;
-use crate::entity::{EntityLog, SkippedLine};
+use crate::entity::EntityLog;
 use crate::error::ParseError;
 
 /// Section name used in errors.
@@ -371,11 +382,80 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
 /// # Errors
 /// See the module doc.
 pub fn parse_with(text: &str, opts: Options) -> Result<EntityLog, ParseError> {
-    let rows = match csv::csv_header(text) {
-        Some(h) => csv::csv_rows(text, h)?,
-        None => console::table_rows(text)?,
-    };
-    series::build(rows, opts)
+    parse_lines(crate::lines::text_lines(text), opts)
+}
+
+/// Reads from `src` line by line (see [`crate::lines::with_stream_lines`] for the decoding),
+/// with default [`Options`]: the same [`EntityLog`] as [`parse`] of the decoded whole text.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else as [`parse`].
+pub fn parse_reader(src: &mut dyn std::io::BufRead) -> Result<EntityLog, ParseError> {
+    crate::lines::with_stream_lines(src, |lines| parse_lines(lines, Options::default()))
+}
+
+/// A line without the CR of a CRLF line end.
+fn trim_cr(l: &str) -> &str {
+    l.strip_suffix('\r').unwrap_or(l)
+}
+
+/// The layout, once told from the first lines.
+enum Layout {
+    Csv(csv::CsvRows),
+    Console(console::Tables),
+}
+
+/// The one parser body of [`parse_with`] and [`parse_reader`], over the lines of `split('\n')`.
+/// The layout is told from the first line that is not blank (or the next one after a `#TYPE`
+/// line): a CSV header, or else the table view, which is then given the lines read so far.
+fn parse_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    opts: Options,
+) -> Result<EntityLog, ParseError> {
+    let mut b = series::Builder::new(opts);
+    let mut layout: Option<Layout> = None;
+    // Lines read before the layout is known: blank ones and a `#TYPE` line.
+    let mut before: Vec<(usize, L)> = Vec::new();
+    let mut type_line = false;
+    for (i, line) in lines.enumerate() {
+        let line = line?;
+        let l = trim_cr(line.as_ref());
+        match &mut layout {
+            Some(Layout::Csv(rows)) => rows.line(i + 1, l, &mut b)?,
+            Some(Layout::Console(tables)) => tables.line(i + 1, l, &mut b),
+            None if l.trim().is_empty() => before.push((i, line)),
+            None if !type_line && csv::is_type_line(l) => {
+                type_line = true;
+                before.push((i, line));
+            }
+            None => match csv::header_of(l) {
+                Some(h) => layout = Some(Layout::Csv(csv::CsvRows::new(h, &mut b))),
+                None => {
+                    let mut tables = console::Tables::default();
+                    for (j, p) in before.drain(..) {
+                        tables.line(j + 1, trim_cr(p.as_ref()), &mut b);
+                    }
+                    tables.line(i + 1, l, &mut b);
+                    layout = Some(Layout::Console(tables));
+                }
+            },
+        }
+        if layout.is_some() && !before.is_empty() {
+            before.clear();
+        }
+    }
+    match layout {
+        Some(Layout::Csv(_)) => {}
+        Some(Layout::Console(tables)) => tables.finish(&mut b),
+        None => {
+            let mut tables = console::Tables::default();
+            for (j, p) in before.drain(..) {
+                tables.line(j + 1, trim_cr(p.as_ref()), &mut b);
+            }
+            tables.finish(&mut b);
+        }
+    }
+    b.finish()
 }
 
 /// One sample as printed.
@@ -387,14 +467,6 @@ struct Row {
     time: String,
     unit: Option<String>,
     value: Option<f64>,
-}
-
-struct Rows {
-    rows: Vec<Row>,
-    skipped: Vec<SkippedLine>,
-    warnings: Vec<String>,
-    /// The layout has a `Unit` column.
-    has_unit: bool,
 }
 
 /// A `Value` cell: `None` when empty; `1.5` or `1,5` (a single comma is a decimal comma).

@@ -1,14 +1,15 @@
 //! From rows to series: one [`Series`] per (`Entity`, `Name`) in order of first appearance, its
 //! measure from the PowerCLI name table and the vSAN labels, its values scaled by the `Unit`
-//! column, and its times read over the whole file in one date order.
+//! column as each row is read, and its times read at the end, over the whole file in one date
+//! order (from each distinct `Time` text, kept once, and one small sample record per row).
 
 use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 
-use super::{api_label, truncated, Options, Row, Rows, POWERCLI_NAMES, SECTION};
+use super::{api_label, truncated, Options, Row, POWERCLI_NAMES, SECTION};
 use crate::disk::{resolve_stamps, DateOrder, Stamp};
-use crate::entity::{vsan_label, EntityLog, Measure, Series};
+use crate::entity::{vsan_label, EntityLog, Measure, Series, SkippedLine};
 use crate::error::ParseError;
 use crate::vsan::{no_data, Notes};
 
@@ -37,73 +38,79 @@ pub(super) fn unit_factor(measure: Measure, unit: &str) -> Option<f64> {
     (f.0 == target).then_some(f.1)
 }
 
-pub(super) fn build(rows: Rows, opts: Options) -> Result<EntityLog, ParseError> {
-    let mut log = EntityLog::new("powercli_csv");
-    for w in rows.warnings {
-        log.warn(w);
-    }
-    log.skipped = rows.skipped;
-    if rows.rows.is_empty() {
-        return Err(no_data(
-            SECTION,
-            "Get-VsanStat rows (Entity, Name, Time, Value)",
-        ));
-    }
-    // Times: the whole file decides the date order.
-    let stamps: Vec<Stamp> = rows
-        .rows
-        .iter()
-        .map(|r| Stamp {
-            timestamp: (!r.time.is_empty()).then_some(r.time.as_str()),
-            time: None,
-            summary: false,
-            line: r.line,
-        })
-        .collect();
-    let t = resolve_stamps(None, &stamps, opts.date_order);
-    if t.ambiguous {
-        log.warn(
-            "every date reads both month-first and day-first: read month first (en-US); set \
-             the session culture's date order if it was day-first",
-        );
-    } else if t.inferred {
-        log.warn(format!(
-            "dates fit both orders: read {} because the times then run forward in the \
-             smallest steps",
-            match t.order {
-                Some(DateOrder::Dmy) => "day first",
-                _ => "month first",
-            }
-        ));
-    }
-    if let Some((line, text)) = t.unreadable.first() {
-        log.warn(format!(
-            "{} time(s) cannot be read (first: line {line}, `{text}`): kept as missing times",
-            t.unreadable.len()
-        ));
-    }
-    let times: Vec<Option<NaiveDateTime>> = t.times;
+/// One data row, once its value is in its series: what the times need at the end.
+struct Sample {
+    /// Index of its series.
+    series: usize,
+    /// Index of its `Time` text in [`Builder::stamp_text`].
+    stamp: usize,
+    /// Its 1-based line.
+    line: usize,
+}
 
-    let mut notes = Notes::default();
-    let mut index: HashMap<(String, String), usize> = HashMap::new();
-    // Per series: the factor, decided on its first row.
-    let mut factors: Vec<f64> = Vec::new();
-    for (r, time) in rows.rows.iter().zip(times) {
-        let key = (r.entity.clone(), r.name.clone());
-        let i = match index.get(&key) {
+/// The series of a file, built row by row: values go into their series at once; the `Time`
+/// texts are kept once each (a file repeats every time for every metric), with one [`Sample`]
+/// per row, and read at the end, when the whole file has decided the date order.
+pub(super) struct Builder {
+    opts: Options,
+    log: EntityLog,
+    /// Warnings of the layout (ignored columns, names cut short), before the dates' warnings.
+    layout_warnings: Vec<String>,
+    /// Warnings of the measures, after the dates' warnings.
+    measure_warnings: Vec<String>,
+    notes: Notes,
+    index: HashMap<(String, String), usize>,
+    /// Per series: the factor, decided on its first row.
+    factors: Vec<f64>,
+    stamps: HashMap<String, usize>,
+    stamp_text: Vec<String>,
+    samples: Vec<Sample>,
+}
+
+impl Builder {
+    pub(super) fn new(opts: Options) -> Self {
+        Builder {
+            opts,
+            log: EntityLog::new("powercli_csv"),
+            layout_warnings: Vec::new(),
+            measure_warnings: Vec::new(),
+            notes: Notes::default(),
+            index: HashMap::new(),
+            factors: Vec::new(),
+            stamps: HashMap::new(),
+            stamp_text: Vec::new(),
+            samples: Vec::new(),
+        }
+    }
+
+    /// A warning of the layout.
+    pub(super) fn warn(&mut self, w: String) {
+        self.layout_warnings.push(w);
+    }
+
+    /// A line left out.
+    pub(super) fn skip(&mut self, s: SkippedLine) {
+        self.log.skipped.push(s);
+    }
+
+    /// One data row, in file order: its value into the series of its (`Entity`, `Name`).
+    pub(super) fn row(&mut self, r: Row) {
+        let key = (r.entity, r.name);
+        let i = match self.index.get(&key) {
             Some(&i) => i,
             None => {
-                let (measure, factor, raw_unit) = resolve_measure(r, rows.has_unit, &mut log);
+                let (entity, name) = &key;
+                let (measure, factor, raw_unit) =
+                    resolve_measure(name, r.unit.as_deref(), &mut self.measure_warnings);
                 if measure.is_none() {
-                    notes.kept(view(&r.name), &r.name);
+                    self.notes.kept(view(name), name);
                 }
-                index.insert(key, log.series.len());
-                factors.push(factor);
-                log.series.push(Series {
-                    entity_type: view(&r.name).to_string(),
-                    entity: r.entity.clone(),
+                self.factors.push(factor);
+                self.log.series.push(Series {
+                    entity_type: view(name).to_string(),
+                    entity: entity.clone(),
                     host: None,
-                    metric: r.name.clone(),
+                    metric: name.clone(),
                     measure,
                     raw_unit,
                     values: Vec::new(),
@@ -111,15 +118,91 @@ pub(super) fn build(rows: Rows, opts: Options) -> Result<EntityLog, ParseError> 
                     utc: false,
                     interval_s: None,
                 });
-                log.series.len() - 1
+                let i = self.log.series.len() - 1;
+                self.index.insert(key, i);
+                i
             }
         };
-        let s = &mut log.series[i];
-        s.values.push(r.value.map(|v| v * factors[i]));
-        s.times.push(time);
+        self.log.series[i]
+            .values
+            .push(r.value.map(|v| v * self.factors[i]));
+        let stamp = match self.stamps.get(r.time.as_str()) {
+            Some(&k) => k,
+            None => {
+                self.stamp_text.push(r.time.clone());
+                self.stamps.insert(r.time, self.stamp_text.len() - 1);
+                self.stamp_text.len() - 1
+            }
+        };
+        self.samples.push(Sample {
+            series: i,
+            stamp,
+            line: r.line,
+        });
     }
-    notes.finish(&mut log);
-    Ok(log)
+
+    /// The log: the times read over the whole file, and the warnings.
+    ///
+    /// # Errors
+    /// No data row at all: the file holds no vSAN statistics.
+    pub(super) fn finish(self) -> Result<EntityLog, ParseError> {
+        let mut log = self.log;
+        for w in self.layout_warnings {
+            log.warn(w);
+        }
+        if self.samples.is_empty() {
+            return Err(no_data(
+                SECTION,
+                "Get-VsanStat rows (Entity, Name, Time, Value)",
+            ));
+        }
+        // Times: the whole file decides the date order.
+        let stamps: Vec<Stamp> = self
+            .samples
+            .iter()
+            .map(|r| {
+                let text = self.stamp_text[r.stamp].as_str();
+                Stamp {
+                    timestamp: (!text.is_empty()).then_some(text),
+                    time: None,
+                    summary: false,
+                    line: r.line,
+                }
+            })
+            .collect();
+        let t = resolve_stamps(None, &stamps, self.opts.date_order);
+        drop(stamps);
+        if t.ambiguous {
+            log.warn(
+                "every date reads both month-first and day-first: read month first (en-US); set \
+                 the session culture's date order if it was day-first",
+            );
+        } else if t.inferred {
+            log.warn(format!(
+                "dates fit both orders: read {} because the times then run forward in the \
+                 smallest steps",
+                match t.order {
+                    Some(DateOrder::Dmy) => "day first",
+                    _ => "month first",
+                }
+            ));
+        }
+        if let Some((line, text)) = t.unreadable.first() {
+            log.warn(format!(
+                "{} time(s) cannot be read (first: line {line}, `{text}`): kept as missing times",
+                t.unreadable.len()
+            ));
+        }
+        for w in self.measure_warnings {
+            log.warn(w);
+        }
+        let times: Vec<Option<NaiveDateTime>> = t.times;
+        for (r, time) in self.samples.iter().zip(times) {
+            log.series[r.series].times.push(time);
+        }
+        self.notes.finish(&mut log);
+        Ok(log)
+    }
 }
 
 /// The view of a PowerCLI name: the part before its first `.`.
@@ -127,10 +210,15 @@ fn view(name: &str) -> &str {
     name.split_once('.').map_or(name, |(v, _)| v)
 }
 
-/// (measure, factor, raw unit) of a series, from its first row.
-fn resolve_measure(r: &Row, has_unit: bool, log: &mut EntityLog) -> (Option<Measure>, f64, String) {
-    let label = if truncated(&r.name) {
-        let p = r.name.trim_end_matches('…').trim_end_matches("...");
+/// (measure, factor, raw unit) of a series, from the `Name` and `Unit` of its first row; a
+/// warning goes into `warnings`.
+fn resolve_measure(
+    name: &str,
+    unit: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> (Option<Measure>, f64, String) {
+    let label = if truncated(name) {
+        let p = name.trim_end_matches('…').trim_end_matches("...");
         let hits: Vec<&(&str, &str)> = POWERCLI_NAMES
             .iter()
             .filter(|(n, _)| n.len() >= p.len() && n[..p.len()].eq_ignore_ascii_case(p))
@@ -139,31 +227,30 @@ fn resolve_measure(r: &Row, has_unit: bool, log: &mut EntityLog) -> (Option<Meas
             [(_, l)] => Some(*l),
             [] => None,
             _ => {
-                log.warn(format!(
-                    "`{}` matches {} PowerCLI names: kept unnormalised",
-                    r.name,
+                warnings.push(format!(
+                    "`{name}` matches {} PowerCLI names: kept unnormalised",
                     hits.len()
                 ));
                 Some("")
             }
         }
     } else {
-        api_label(&r.name)
+        api_label(name)
     };
     let api = label.filter(|l| !l.is_empty()).and_then(vsan_label);
-    let printed = r.unit.as_deref().map(str::trim).unwrap_or("");
+    let printed = unit.map(str::trim).unwrap_or("");
     let Some((m, api_factor, api_unit)) = api else {
         return (None, 1.0, printed.to_string());
     };
-    if !has_unit || printed.is_empty() {
+    // No `Unit` column (the table view), or an empty cell: the API unit.
+    if printed.is_empty() {
         return (Some(m), api_factor, api_unit.to_string());
     }
     match unit_factor(m, printed) {
         Some(f) => (Some(m), f, printed.to_string()),
         None => {
-            log.warn(format!(
-                "`{}`: unit `{printed}` is not understood for {} (in {}): kept unnormalised",
-                r.name,
+            warnings.push(format!(
+                "`{name}`: unit `{printed}` is not understood for {} (in {}): kept unnormalised",
                 m.unit(),
                 label.unwrap_or("")
             ));
