@@ -1111,3 +1111,59 @@ fn a_later_runs_system_configuration_is_not_the_first_banners() {
     let h = log.header.unwrap();
     assert_eq!((h.sysname.as_str(), h.cpus), ("HP-UX", None));
 }
+
+/// Every sar fixture, and the corpus's sar files, read in 7-byte pieces: the same records as the
+/// whole text, or the same error.
+#[test]
+fn every_sar_file_streams_what_the_whole_text_gives() {
+    use sizer_parsers::sar::SarText;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings};
+
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x != "md"))
+        .collect();
+    files.sort();
+    for rel in [
+        "linux-sar-A-10.1.5-rhel7-rd_sec-devM-N.txt",
+        "linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt",
+        "solaris-11.3-sar-A.txt",
+    ] {
+        let p = shared(&format!("{IOSTAT}{rel}"));
+        if p.exists() {
+            files.push(p);
+        } else {
+            crate::common::corpus_absent(&p);
+        }
+    }
+    let mut compared = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if !looks_like(text) {
+            continue;
+        }
+        let settings = ParseSettings::default();
+        let mut whole = Collect::new();
+        let a = SarText.parse(text, &settings, &mut whole);
+        let mut src = std::io::BufReader::with_capacity(16, Trickle::new(&bytes));
+        let mut streamed = Collect::new();
+        let b = SarText.parse_stream(&mut src, &settings, &mut streamed);
+        match (a, b) {
+            (Ok(()), Ok(())) => assert_eq!(
+                serde_json::to_value(whole.into_parsed()).unwrap(),
+                serde_json::to_value(streamed.into_parsed()).unwrap(),
+                "{}",
+                f.display()
+            ),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", f.display()),
+            (a, b) => panic!("{}: {a:?} / {b:?}", f.display()),
+        }
+        compared += 1;
+    }
+    assert!(compared >= 8, "only {compared} sar files compared");
+}
