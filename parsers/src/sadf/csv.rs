@@ -3,7 +3,8 @@
 //! Flow: each `# hostname;interval;timestamp;…` header line names the activities of the rows after
 //! it (split into groups of columns by activity); each row is split into its groups, its time
 //! stamp read, and its devices (`-d`) and host totals (`-b`, the typed `sar -b` row) added to the
-//! report of that time stamp.
+//! report of that time stamp. The lines come one at a time (the whole text's, or a stream's) and
+//! only the parsed reports are kept; they go to the sink at the end.
 
 use super::*;
 
@@ -395,6 +396,43 @@ pub(super) fn warn_unknown_column(log: &mut DeviceLog, line: usize, c: &str) {
 /// header's, a value that is not a number, a `-h` line that cannot be split, or a file with no
 /// disk or `sar -b` section (the message lists the activities the file holds).
 pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
+    read_csv(crate::lines::text_lines(text), true)
+}
+
+/// Reads `sadf -d` output over `lines` (the whole text's or a stream's) into `sink`: the reports
+/// go over at the end, when they are complete (see the module docs), the first since boot or
+/// not as `settings` says, with every printed column kept when
+/// [`crate::parser::ParseSettings::keep_values`] is set.
+///
+/// # Errors
+/// As [`parse_csv`], or the sink's.
+pub(super) fn csv_into<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let DeviceLog {
+        header,
+        reports,
+        warnings,
+        skipped,
+        ..
+    } = read_csv(lines, settings.keep_values)?;
+    let mut out = crate::sink::DeviceStream::new(sink, crate::Format::SadfCsv, settings);
+    for r in reports {
+        if !out.report(r, header.as_ref())? {
+            return Ok(());
+        }
+    }
+    out.finish(warnings, skipped)
+}
+
+/// The `sadf -d` reader over any lines: parsed state only (the reports by host and time stamp,
+/// the current header's groups, the devices read per report), never the text.
+fn read_csv<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    keep_values: bool,
+) -> Result<DeviceLog, ParseError> {
     let mut log = DeviceLog::new(CSV_FORMAT);
     let mut cur: Option<Header> = None;
     let mut any_header = false;
@@ -406,9 +444,13 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
     // (report, device) → line, to count duplicates.
     let mut seen: HashMap<(usize, String), usize> = HashMap::new();
 
-    for (i, raw) in text.split('\n').enumerate() {
+    for (i, raw) in lines.enumerate() {
+        let raw = raw?;
         let no = i + 1;
-        let line = raw.trim_end_matches('\r').trim_start_matches('\u{feff}');
+        let line = raw
+            .as_ref()
+            .trim_end_matches('\r')
+            .trim_start_matches('\u{feff}');
         let trimmed = line.trim();
         if trimmed.is_empty() {
             continue;
@@ -532,7 +574,7 @@ pub fn parse_csv(text: &str) -> Result<DeviceLog, ParseError> {
                     device,
                     group: !named,
                     host_total: !named,
-                    values,
+                    values: if keep_values { values } else { Vec::new() },
                     normalised,
                 });
             }

@@ -119,9 +119,23 @@
 //! assert_eq!(r.devices[0].normalised.read_bytes_per_s, Some(1_048_576.0));
 //! ```
 //!
+//! # Streaming (`sadf -d`)
+//! [`SadfCsv`] streams ([`crate::parser::FormatParser::streams`]): `parse_stream` reads the lines
+//! one at a time ([`crate::lines::with_stream_lines`]) through the same reader as [`parse_csv`]
+//! and [`crate::parser::FormatParser::parse`] (which take [`crate::lines::text_lines`]), so they
+//! give the same records. The text is never held: each line is converted as it is read, and the
+//! reader keeps only parsed state — the reports by host and time stamp (with the samples read so
+//! far), the current header's activity groups, which devices each report already has (to count
+//! a repeated one), the activity labels and hosts seen, the lines left out and the warnings.
+//! `sadf -d` prints each activity for every time stamp in turn (all the `-d` rows, then all the
+//! `-b` rows, which join the same reports), so a later section may add to any report: the
+//! reports are complete only at the end of the file, and are handed to the sink then
+//! ([`crate::sink::DeviceStream`]). [`crate::parser::ParseSettings::keep_values`] `= false`
+//! leaves [`DeviceSample::values`] empty (only `normalised` is kept), which makes them smaller.
+//!
 //! # Module layout
 //! Flow: detection ([`looks_like_csv`], [`looks_like_json`]) → `csv` (`sadf -d`: header lines
-//! name the activity groups of the rows after them; rows stream into reports by time stamp) or
+//! name the activity groups of the rows after them; rows go into reports by time stamp) or
 //! `json_doc` (`sadf -j`: the document read whole by the shared sysstat JSON reader, then one
 //! report per `statistics` element). Both give the `sar -b` totals as a device row with
 //! [`DeviceSample::host_total`] set.
@@ -253,7 +267,20 @@ impl crate::parser::FormatParser for SadfCsv {
         settings: &crate::parser::ParseSettings,
         sink: &mut dyn crate::sink::Sink,
     ) -> Result<(), crate::ParseError> {
-        crate::parser::devices_into(parse_csv(text), self.info(), settings, sink)
+        csv::csv_into(crate::lines::text_lines(text), settings, sink)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::lines::with_stream_lines(src, |lines| csv::csv_into(lines, settings, sink))
     }
 }
 

@@ -28,7 +28,7 @@
 //! - Banners: `Linux 5.8.0-53-generic (host) \t12/02/2021 \t_x86_64_\t(2 CPU)` (7.x without
 //!   `_arch_` and `(N CPU)`), `SunOS host 5.11 11.3 i86pc    06/14/2017`,
 //!   `AIX host 1 7 00F93CFF4C00    01/02/24` (kernel read as `version.release`, `7.1`; the AIX
-//!   `System configuration: lcpu=8 …` line gives the CPU count), `HP-UX host B.11.31 U ia64
+//!   `System configuration: lcpu=8 …` line after the first banner gives the CPU count), `HP-UX host B.11.31 U ia64
 //!   01/02/24`. Several concatenated files (one banner each) are read one after the other.
 //!
 //! # Column aliases and units
@@ -144,13 +144,34 @@
 //! assert!(log.reports[1].summary);
 //! ```
 //!
+//! # Streaming
+//! [`SarText`] streams ([`crate::parser::FormatParser::streams`]): `parse_stream` reads the lines
+//! one at a time ([`crate::lines::with_stream_lines`]) through the same reader as [`parse`] and
+//! [`crate::parser::FormatParser::parse`] (which take [`crate::lines::text_lines`]), so the three
+//! give the same records. The text is never held: each disk-table row is converted as soon as it
+//! is read, and the reader keeps only parsed state — the reports of the current run (samples
+//! merged by segment and time), the open table's header and columns, the run-segment and clock
+//! counters, the lines left out and the warnings. (Only the rows of a `sar -x` summary block
+//! from its first row with a translated label on wait, converted, for the end of the block: the
+//! last such row of a device is its average.)
+//!
+//! sar prints each activity for every interval in turn (`sar -A -f`: all the `-d` intervals,
+//! then all the `-b` intervals, which belong to the same reports), and a live run interleaves
+//! them: a later table of the same run may add to any of its intervals, so no report of a run is
+//! complete before the run ends. The reports of a run are handed to the sink, in order, when the
+//! next banner starts another run (concatenated files), and those of the last run at the end of
+//! the file — for the usual file of one banner, all of them at the end.
+//! [`crate::parser::ParseSettings::keep_values`] `= false` leaves [`DeviceSample::values`] empty
+//! (only `normalised` is kept), which makes the held reports smaller.
+//!
 //! # Module layout
-//! Flow: [`parse`] reads lines in order. A banner (`tokens`) starts a run; a header row opens a
-//! table (`table`: which kind, disk, `-b` totals or a Unix sar, and its columns); each row's time
-//! prefix and label (`tokens`) say whether it is an interval, a restart or a summary, and
-//! `table` keeps it split but unconverted. When the next header (or the end) closes the table,
-//! `reports` converts its rows (`columns`: units and aliases per platform) and merges them
-//! into the reports of their run segment and time stamp.
+//! Flow: [`parse`] reads lines in order. A banner (`tokens`) starts a run and hands the reports
+//! of the run before it over; a header row opens a table (`table`: which kind, disk, `-b` totals
+//! or a Unix sar, and its columns); each row's time prefix and label (`tokens`) say whether it is
+//! an interval, a restart or a summary, and `table` splits it. `reports` converts each row at
+//! once (`columns`: units and aliases per platform) and merges it into the report of its run
+//! segment and time stamp; when the next header (or the end) closes the table, it checks the
+//! table's decimal separator and settles the rows that waited.
 
 mod columns;
 mod reports;
@@ -162,7 +183,7 @@ pub use crate::disk::{
 };
 use crate::error::ParseError;
 use crate::lines::{clip, strip_ansi, CLIP_SYSSTAT};
-use reports::{finish_table, Builder, Segments};
+use reports::{finish_table, take_row, Builder, Segments};
 use table::{is_restart, new_table, read_row, stamp_of, table_kind, Stamp, Table};
 use tokens::{banner_line, colon_label, numeric, time_prefix};
 
@@ -219,7 +240,8 @@ pub fn looks_like(text: &str) -> bool {
     false
 }
 
-/// Everything the line loop accumulates.
+/// Everything the line loop accumulates: parsed state only (the reports of the current banner's
+/// run, the open table's header and counters), never the text.
 struct State {
     log: DeviceLog,
     segments: Segments,
@@ -231,6 +253,8 @@ struct State {
     unrelated: usize,
     first_unrelated: Option<(usize, String)>,
     extremes: usize,
+    /// Keep every printed column in [`DeviceSample::values`].
+    keep_values: bool,
 }
 
 /// Parses sar text.
@@ -240,6 +264,56 @@ struct State {
 /// table; [`ParseError::Section`] when it holds no disk statistics (only other activities, or disk
 /// tables without a readable row), or when a disk table mixes decimal commas and points.
 pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
+    let mut kept: Vec<DeviceReport> = Vec::new();
+    let (mut log, _) = read_lines(crate::lines::text_lines(text), true, &mut |done, _| {
+        kept.append(done);
+        Ok(true)
+    })?;
+    log.reports = kept;
+    Ok(log)
+}
+
+/// Reads sar text over `lines` (the whole text's or a stream's) into `sink`, the first report
+/// since boot or not as `settings` says, with every printed column kept when
+/// [`crate::parser::ParseSettings::keep_values`] is set.
+///
+/// # Errors
+/// As [`parse`] (an error after a banner comes after the reports of the runs before it: the sink
+/// drops them), or the sink's.
+fn stream_into<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    settings: &crate::parser::ParseSettings,
+    sink: &mut dyn crate::sink::Sink,
+) -> Result<(), ParseError> {
+    let mut out = crate::sink::DeviceStream::new(sink, crate::Format::SarText, settings);
+    let (log, stopped) = read_lines(lines, settings.keep_values, &mut |done, header| {
+        for r in done.drain(..) {
+            if !out.report(r, header)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    })?;
+    if stopped {
+        return Ok(());
+    }
+    out.finish(log.warnings, log.skipped)
+}
+
+/// The finished reports, with the log's banner so far: `Ok(false)` stops the read.
+type Flush<'a> =
+    dyn FnMut(&mut Vec<DeviceReport>, Option<&SystemHeader>) -> Result<bool, ParseError> + 'a;
+
+/// The sar reader over any lines. `flush` receives the finished reports in order (and empties
+/// the vector): those of a run when the next banner starts another (a later table of the same
+/// run may add to any of its intervals, so none is complete before), and the last run's at the
+/// end. Returns the log (header, warnings and skipped lines; its `reports` empty) and whether
+/// `flush` stopped the read.
+fn read_lines<L: AsRef<str>>(
+    lines: impl Iterator<Item = Result<L, ParseError>>,
+    keep_values: bool,
+    flush: &mut Flush<'_>,
+) -> Result<(DeviceLog, bool), ParseError> {
     let mut st = State {
         log: DeviceLog::new(FORMAT_ID),
         segments: Segments::default(),
@@ -251,11 +325,14 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
         unrelated: 0,
         first_unrelated: None,
         extremes: 0,
+        keep_values,
     };
     let mut banner_seen = false;
-    for (i, raw) in text.split('\n').enumerate() {
+    let mut handed = 0usize;
+    for (i, raw) in lines.enumerate() {
+        let raw = raw?;
         let no = i + 1;
-        let line = strip_ansi(raw.trim_end_matches('\r'));
+        let line = strip_ansi(raw.as_ref().trim_end_matches('\r'));
         let toks: Vec<&str> = line.split_whitespace().collect();
         if toks.is_empty() {
             continue;
@@ -267,11 +344,20 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             if st.log.header.is_none() {
                 st.log.header = Some(h);
             }
+            // The runs before this banner are complete.
+            let mut done = std::mem::take(&mut st.builder).finish();
+            if !done.is_empty() {
+                handed += done.len();
+                if !flush(&mut done, st.log.header.as_ref())? {
+                    return Ok((st.log, true));
+                }
+            }
             continue;
         }
-        // AIX: `System configuration: lcpu=8 ent=0.40 mode=Uncapped`.
+        // AIX: `System configuration: lcpu=8 ent=0.40 mode=Uncapped`, for the first run's
+        // banner only (the header is handed over when the second banner starts another run).
         if toks.len() >= 2 && toks[0] == "System" && toks[1] == "configuration:" {
-            if let Some(h) = st.log.header.as_mut() {
+            if let Some(h) = st.log.header.as_mut().filter(|_| st.segments.epoch == 1) {
                 if h.cpus.is_none() {
                     h.cpus = toks
                         .iter()
@@ -311,8 +397,9 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             Some(t) => {
                 let kind = t.kind.expect("a disk table");
                 let seg = st.segments.of(kind);
-                if let Err(reason) = read_row(t, &toks, no, seg) {
-                    st.log.skipped.push(SkippedLine { line: no, reason });
+                match read_row(t, &toks, no, seg) {
+                    Ok(row) => take_row(&mut st, row),
+                    Err(reason) => st.log.skipped.push(SkippedLine { line: no, reason }),
                 }
             }
         }
@@ -360,8 +447,8 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             format!("no disk statistics in this sar file: {seen}"),
         ));
     }
-    let reports = st.builder.finish();
-    if reports.iter().all(|r| r.devices.is_empty()) {
+    let mut reports = st.builder.finish();
+    if handed == 0 && reports.is_empty() {
         let why = match st.log.skipped.first() {
             Some(s) => format!(
                 "{} row(s) left out (first: line {}: {})",
@@ -378,8 +465,8 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
             format!("no disk statistics could be read: {why}"),
         ));
     }
-    st.log.reports = reports;
-    Ok(st.log)
+    let stopped = !flush(&mut reports, st.log.header.as_ref())?;
+    Ok((st.log, stopped))
 }
 
 /// The sar text format (see the module docs).
@@ -408,7 +495,20 @@ impl crate::parser::FormatParser for SarText {
         settings: &crate::parser::ParseSettings,
         sink: &mut dyn crate::sink::Sink,
     ) -> Result<(), crate::ParseError> {
-        crate::parser::devices_into(parse(text), self.info(), settings, sink)
+        stream_into(crate::lines::text_lines(text), settings, sink)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        crate::lines::with_stream_lines(src, |lines| stream_into(lines, settings, sink))
     }
 }
 

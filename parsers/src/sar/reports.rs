@@ -1,16 +1,17 @@
-//! From finished tables to reports: each row's role (interval, summary, `sar -x` extreme), its
+//! From table rows to reports: each row's role (interval, summary, `sar -x` extreme), its
 //! values converted, and the samples merged into one [`DeviceReport`] per run segment and time.
 //!
-//! Flow: [`finish_table`] checks the table's decimal separator, gives each row its role,
-//! converts the values (`columns`) and hands each sample to the [`Builder`], which keys it by
+//! Flow: [`take_row`] gives each row its role, converts its values (`columns`) and hands its
+//! sample to the [`Builder`]; [`finish_table`] checks the table's decimal separator and settles
+//! the rows whose role waited for the end of the table. The [`Builder`] keys each sample by
 //! (banner epoch, restart segment, day, time) — a day is added when a table's clock goes back
 //! past midnight — and [`Builder::finish`] orders the reports by time. [`Segments`] numbers the
 //! run segments that banners and restart lines start.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::columns::{linux_normalise, unix_aggregate, unix_normalise};
-use super::table::{Kind, Row, Stamp};
+use super::table::{Held, Kind, Role, Row, Stamp};
 use super::{State, SECTION};
 use crate::disk::sysstat_cell as cell;
 use crate::disk::{DeviceReport, DeviceSample, SkippedLine};
@@ -71,9 +72,16 @@ pub(super) struct Builder {
 }
 
 impl Builder {
-    pub(super) fn insert(&mut self, row: &Row, kind: Kind, since_boot: bool, sample: DeviceSample) {
-        let (epoch, seg) = row.seg;
-        let (key, day, tod, ts) = match &row.stamp {
+    pub(super) fn insert(
+        &mut self,
+        line: usize,
+        stamp: &Stamp,
+        (epoch, seg): (usize, usize),
+        kind: Kind,
+        since_boot: bool,
+        sample: DeviceSample,
+    ) {
+        let (key, day, tod, ts) = match stamp {
             Stamp::Time { text, tod } => {
                 let c = self
                     .clock
@@ -109,7 +117,7 @@ impl Builder {
         let i = match existing {
             Some(i) => i,
             None => {
-                let mut r = DeviceReport::new(row.line);
+                let mut r = DeviceReport::new(line);
                 r.timestamp = ts;
                 r.summary = summary;
                 r.since_boot = since_boot;
@@ -131,34 +139,137 @@ impl Builder {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    Interval,
-    Summary,
-    /// `sar -x` minimum/maximum/last: left out.
-    Extreme,
-    /// A `sar -x` row with an unknown (translated) label: the last of its device is the average.
-    Positional,
+/// Converts one row of the current disk table as soon as it is read: its role (interval,
+/// summary, `sar -x` extreme), its values, and its sample into the [`Builder`]; a row whose role
+/// depends on the rows after it, and every row after that one, waits in the table until
+/// [`finish_table`].
+pub(super) fn take_row(st: &mut State, row: Row<'_>) {
+    let t = st.table.as_mut().expect("a disk table");
+    let kind = t.kind.expect("a disk table");
+    // A row with a comma is read with a decimal comma: the table is (its end checks that no
+    // row has a point), and a value without a comma reads the same either way.
+    let comma = row.values.iter().any(|v| v.contains(','));
+    if comma && t.comma_line.is_none() {
+        t.comma_line = Some(row.line);
+    }
+    t.point |= row.values.iter().any(|v| v.contains('.'));
+    let header_label = match &t.stamp {
+        Stamp::Label(l) => Some(l.as_str()),
+        _ => None,
+    };
+    let role = match &row.stamp {
+        Stamp::Label(l) if is_extreme(l) => Role::Extreme,
+        Stamp::Label(l) if header_label.is_none() || header_label == Some(l) || is_average(l) => {
+            Role::Summary
+        }
+        Stamp::Label(_) => Role::Positional,
+        _ => Role::Interval,
+    };
+    let since_boot = match (&row.stamp, &t.stamp) {
+        (Stamp::Time { text: a, .. }, Stamp::Time { text: b, .. }) => a == b,
+        _ => false,
+    };
+    let values = (role != Role::Extreme).then(|| {
+        let mut values = Vec::with_capacity(t.columns.len());
+        for (c, tok) in t.columns.iter().zip(row.values) {
+            match cell(tok, c, comma) {
+                Ok(v) => values.push((c.clone(), v)),
+                Err(why) => {
+                    return Err(format!(
+                        "expected a number in column '{c}' of the header of line {} ('{}'), \
+                         found {why}",
+                        t.line, t.text
+                    ))
+                }
+            }
+        }
+        Ok(values)
+    });
+    let held = Held {
+        line: row.line,
+        stamp: row.stamp,
+        seg: row.seg,
+        device: row.device,
+        role,
+        since_boot,
+        values,
+    };
+    if role == Role::Positional || !t.held.is_empty() {
+        t.held.push(held);
+        return;
+    }
+    place(
+        held,
+        kind,
+        st.keep_values,
+        &mut st.builder,
+        &mut t.late_skipped,
+        &mut st.extremes,
+    );
 }
 
+/// A row whose role is settled: left out (counted in `skipped`) or its sample into `builder`.
+fn place(
+    row: Held,
+    kind: Kind,
+    keep_values: bool,
+    builder: &mut Builder,
+    skipped: &mut Vec<SkippedLine>,
+    extremes: &mut usize,
+) {
+    let values = match (row.role, row.values) {
+        (Role::Extreme, _) | (_, None) => {
+            let label = match &row.stamp {
+                Stamp::Label(l) => l.as_str(),
+                _ => "",
+            };
+            *extremes += 1;
+            skipped.push(SkippedLine {
+                line: row.line,
+                reason: format!(
+                    "sar -x '{label}' row of {}: a minimum or maximum over the run, not an \
+                     interval (left out)",
+                    row.device
+                ),
+            });
+            return;
+        }
+        (_, Some(Err(reason))) => {
+            skipped.push(SkippedLine {
+                line: row.line,
+                reason,
+            });
+            return;
+        }
+        (_, Some(Ok(values))) => values,
+    };
+    let (normalised, group) = match kind {
+        Kind::Unix => (unix_normalise(&values), unix_aggregate(&row.device)),
+        Kind::B => (linux_normalise(&values), true),
+        Kind::Dev { .. } => (linux_normalise(&values), false),
+    };
+    let sample = DeviceSample {
+        device: row.device,
+        group,
+        host_total: matches!(kind, Kind::B),
+        values: if keep_values { values } else { Vec::new() },
+        normalised,
+    };
+    builder.insert(row.line, &row.stamp, row.seg, kind, row.since_boot, sample);
+}
+
+/// Ends the current table: refuses one that mixes decimal commas and points, settles the rows
+/// it held (the last `sar -x` row with a translated label of each device is its average, the
+/// ones before it are extremes) and lists the rows it left out.
 pub(super) fn finish_table(st: &mut State) -> Result<(), ParseError> {
-    let Some(t) = st.table.take() else {
+    let Some(mut t) = st.table.take() else {
         return Ok(());
     };
     let Some(kind) = t.kind else {
         return Ok(());
     };
     // Decimal comma only when every separated value of the table uses one.
-    let comma_line = t
-        .rows
-        .iter()
-        .find(|r| r.values.iter().any(|v| v.contains(',')))
-        .map(|r| r.line);
-    let point = t
-        .rows
-        .iter()
-        .any(|r| r.values.iter().any(|v| v.contains('.')));
-    if let (Some(line), true) = (comma_line, point) {
+    if let (Some(line), true) = (t.comma_line, t.point) {
         return Err(ParseError::section(
             SECTION,
             Some(line),
@@ -170,89 +281,29 @@ pub(super) fn finish_table(st: &mut State) -> Result<(), ParseError> {
             "both ',' and '.' in values",
         ));
     }
-    let comma = comma_line.is_some();
-    let header_label = match &t.stamp {
-        Stamp::Label(l) => Some(l.as_str()),
-        _ => None,
-    };
-    let mut roles: Vec<Role> = t
-        .rows
-        .iter()
-        .map(|r| match &r.stamp {
-            Stamp::Label(l) if is_extreme(l) => Role::Extreme,
-            Stamp::Label(l)
-                if header_label.is_none() || header_label == Some(l) || is_average(l) =>
-            {
+    let mut held = std::mem::take(&mut t.held);
+    let mut later: HashSet<String> = HashSet::new();
+    for h in held.iter_mut().rev() {
+        if h.role == Role::Positional {
+            h.role = if later.contains(&h.device) {
+                Role::Extreme
+            } else {
+                later.insert(h.device.clone());
                 Role::Summary
-            }
-            Stamp::Label(_) => Role::Positional,
-            _ => Role::Interval,
-        })
-        .collect();
-    for i in 0..roles.len() {
-        if roles[i] == Role::Positional {
-            let later = (i + 1..roles.len())
-                .any(|j| roles[j] == Role::Positional && t.rows[j].device == t.rows[i].device);
-            roles[i] = if later { Role::Extreme } else { Role::Summary };
-        }
-    }
-    for (row, role) in t.rows.iter().zip(roles) {
-        if role == Role::Extreme {
-            let label = match &row.stamp {
-                Stamp::Label(l) => l.as_str(),
-                _ => "",
             };
-            st.extremes += 1;
-            st.log.skipped.push(SkippedLine {
-                line: row.line,
-                reason: format!(
-                    "sar -x '{label}' row of {}: a minimum or maximum over the run, not an \
-                     interval (left out)",
-                    row.device
-                ),
-            });
-            continue;
         }
-        let mut values = Vec::with_capacity(t.columns.len());
-        let mut bad = None;
-        for (c, tok) in t.columns.iter().zip(&row.values) {
-            match cell(tok, c, comma) {
-                Ok(v) => values.push((c.clone(), v)),
-                Err(why) => {
-                    bad = Some(format!(
-                        "expected a number in column '{c}' of the header of line {} ('{}'), \
-                         found {why}",
-                        t.line, t.text
-                    ));
-                    break;
-                }
-            }
-        }
-        if let Some(reason) = bad {
-            st.log.skipped.push(SkippedLine {
-                line: row.line,
-                reason,
-            });
-            continue;
-        }
-        let (normalised, group) = match kind {
-            Kind::Unix => (unix_normalise(&values), unix_aggregate(&row.device)),
-            Kind::B => (linux_normalise(&values), true),
-            Kind::Dev { .. } => (linux_normalise(&values), false),
-        };
-        let since_boot = match (&row.stamp, &t.stamp) {
-            (Stamp::Time { text: a, .. }, Stamp::Time { text: b, .. }) => a == b,
-            _ => false,
-        };
-        let sample = DeviceSample {
-            device: row.device.clone(),
-            group,
-            host_total: matches!(kind, Kind::B),
-            values,
-            normalised,
-        };
-        st.builder.insert(row, kind, since_boot, sample);
     }
+    for h in held {
+        place(
+            h,
+            kind,
+            st.keep_values,
+            &mut st.builder,
+            &mut t.late_skipped,
+            &mut st.extremes,
+        );
+    }
+    st.log.skipped.append(&mut t.late_skipped);
     Ok(())
 }
 

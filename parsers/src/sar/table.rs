@@ -1,14 +1,16 @@
 //! A sar table as read: its header (which disk table it is, [`table_kind`], and its columns) and
-//! its rows, split into time stamp, device and value tokens but not yet converted.
+//! what its rows left for its end (the decimal separators seen, the rows whose role is not known
+//! yet, the lines left out), never the text of its rows.
 //!
 //! Flow: the line loop calls [`new_table`] on each header row and [`read_row`] on each row
-//! under a disk table; a row without a time (AIX/Solaris/HP-UX continuation) takes the table's
-//! current one. The `reports` module converts the rows when the table ends.
+//! under a disk table, which splits it into time stamp, device and value tokens; a row without a
+//! time (AIX/Solaris/HP-UX continuation) takes the table's current one. The `reports` module
+//! converts each row at once and settles the table when it ends.
 
 use super::columns::UNIX_KNOWN;
 use super::tokens::{bare_label, colon_label, numeric, time_prefix};
 use super::{State, SAR_B_DEVICE};
-use crate::disk::sysstat_known;
+use crate::disk::{sysstat_known, SkippedLine};
 use crate::lines::{clip, CLIP_SYSSTAT};
 
 /// Which disk table a header is.
@@ -43,17 +45,43 @@ pub(super) enum Stamp {
     Cont,
 }
 
-/// A disk-table row, split but not yet converted.
-pub(super) struct Row {
+/// A disk-table row, split (its value tokens borrowed from the line) but not yet converted.
+pub(super) struct Row<'a> {
     pub(super) line: usize,
     pub(super) stamp: Stamp,
     /// (banner epoch, segment)
     pub(super) seg: (usize, usize),
     pub(super) device: String,
-    pub(super) values: Vec<String>,
+    pub(super) values: &'a [&'a str],
 }
 
-/// A table: a header and its rows until the next header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Interval,
+    Summary,
+    /// `sar -x` minimum/maximum/last: left out.
+    Extreme,
+    /// A `sar -x` row with an unknown (translated) label: the last of its device is the average.
+    Positional,
+}
+
+/// A row's values by column, or why one is not a number.
+pub(super) type Converted = Result<Vec<(String, Option<f64>)>, String>;
+
+/// A converted row, waiting for the end of its table (see [`Table::held`]).
+pub(super) struct Held {
+    pub(super) line: usize,
+    pub(super) stamp: Stamp,
+    pub(super) seg: (usize, usize),
+    pub(super) device: String,
+    pub(super) role: Role,
+    pub(super) since_boot: bool,
+    /// The values by column, or why one is not a number; `None` for a row left out unconverted
+    /// (a `sar -x` minimum or maximum).
+    pub(super) values: Option<Converted>,
+}
+
+/// A table: a header and what its rows leave until the next header.
 pub(super) struct Table {
     pub(super) kind: Option<Kind>,
     pub(super) columns: Vec<String>,
@@ -62,7 +90,16 @@ pub(super) struct Table {
     pub(super) stamp: Stamp,
     /// The last time or label (for continuation rows).
     pub(super) current: Option<Stamp>,
-    pub(super) rows: Vec<Row>,
+    /// The first row with a value holding a decimal comma.
+    pub(super) comma_line: Option<usize>,
+    /// A row has a value holding a decimal point.
+    pub(super) point: bool,
+    /// Converted rows whose role is known only at the end of the table: every row from the first
+    /// `sar -x` row with a translated label on (the last such row of a device is its average).
+    pub(super) held: Vec<Held>,
+    /// Rows left out once converted (a bad value, a `sar -x` minimum or maximum), listed at the
+    /// end of the table after the rows [`read_row`] refused while it was read.
+    pub(super) late_skipped: Vec<SkippedLine>,
 }
 
 pub(super) fn new_table(
@@ -112,7 +149,10 @@ pub(super) fn new_table(
         text: clip(line.trim(), CLIP_SYSSTAT),
         stamp,
         current: None,
-        rows: Vec::new(),
+        comma_line: None,
+        point: false,
+        held: Vec::new(),
+        late_skipped: Vec::new(),
     }
 }
 
@@ -162,13 +202,13 @@ pub(super) fn stamp_of(toks: &[&str]) -> Stamp {
     }
 }
 
-/// Splits a disk-table row and keeps it in `t`, or says why it is left out.
-pub(super) fn read_row(
+/// Splits a disk-table row, or says why it is left out.
+pub(super) fn read_row<'a>(
     t: &mut Table,
-    toks: &[&str],
+    toks: &'a [&'a str],
     no: usize,
     seg: (usize, usize),
-) -> Result<(), String> {
+) -> Result<Row<'a>, String> {
     let kind = t.kind.expect("a disk table");
     let n = t.columns.len();
     let with_device = !matches!(kind, Kind::B);
@@ -234,12 +274,11 @@ pub(super) fn read_row(
         Kind::Dev { device_last: false } | Kind::Unix => (rest[0].to_string(), &rest[1..]),
         Kind::B => (SAR_B_DEVICE.to_string(), rest),
     };
-    t.rows.push(Row {
+    Ok(Row {
         line: no,
         stamp,
         seg,
         device,
-        values: values.iter().map(|s| s.to_string()).collect(),
-    });
-    Ok(())
+        values,
+    })
 }

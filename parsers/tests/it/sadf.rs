@@ -640,3 +640,79 @@ proptest! {
         let _ = parse_csv(&text);
     }
 }
+
+#[test]
+fn sadf_d_streams_a_real_file_in_small_reads() {
+    use crate::sar::Trickle;
+    use sizer_parsers::sadf::SadfCsv;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings, Parsed};
+
+    let p = shared(&format!("{SYSSTAT}expected.sadf-d"));
+    if !p.exists() {
+        crate::common::corpus_absent(&p);
+        return;
+    }
+    let bytes = std::fs::read(&p).unwrap();
+    assert!(SadfCsv.streams());
+    let read = |settings: &ParseSettings| {
+        let mut src = std::io::BufReader::with_capacity(16, Trickle::new(&bytes));
+        let mut sink = Collect::new();
+        SadfCsv.parse_stream(&mut src, settings, &mut sink).unwrap();
+        match sink.into_parsed() {
+            Some(Parsed::Devices(log)) => *log,
+            other => panic!("not a device log: {other:?}"),
+        }
+    };
+    let log = read(&ParseSettings::default());
+    assert_eq!(log, parse_bytes(&bytes).unwrap());
+    // The values of the file, as sysstat_sadf_d_all_activities_12_7 reads them.
+    assert_eq!(log.reports.len(), 5);
+    assert_eq!(log.reports[0].line, 231);
+    assert_eq!(log.reports[0].devices.len(), 18, "sar -b + 17 devices");
+    // Line 231: SYSSTAT.TEST;31;2019-04-18 13:20:19 UTC;20.85;12.83;4.81;3.21;57.43;38.50;32.08
+    close(dev(&log, 0, SAR_B).normalised.discard_iops, 3.21, "dtps");
+    close(dev(&log, 0, SAR_B).value("bread/s"), 57.43, "verbatim");
+    // Line 284: …;sdq;9.62;7.86;0.00;16.04;2.48;0.01;13.00;0.96
+    close(dev(&log, 0, "sdq").normalised.await_ms, 13.00, "await");
+    // Line 696: cciss/c0d0;32402.95;…
+    close(
+        dev(&log, 4, "cciss/c0d0").normalised.total_iops,
+        32402.95,
+        "tps",
+    );
+
+    // Without the printed columns (as the engine reads), and no report since boot: the same
+    // figures, no `values`.
+    let lean = read(&ParseSettings {
+        first_report_since_boot: false,
+        keep_values: false,
+    });
+    assert_eq!(lean.reports.len(), log.reports.len());
+    for (a, b) in lean.reports.iter().zip(&log.reports) {
+        assert_eq!((a.line, a.devices.len()), (b.line, b.devices.len()));
+        for (x, y) in a.devices.iter().zip(&b.devices) {
+            assert!(x.values.is_empty());
+            assert_eq!((&x.device, &x.normalised), (&y.device, &y.normalised));
+        }
+    }
+}
+
+#[test]
+fn sadf_d_stream_errors_name_the_same_line() {
+    use sizer_parsers::sadf::SadfCsv;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings};
+
+    let text = "# hostname;interval;timestamp;DEV;tps;rkB/s;wkB/s;areq-sz;aqu-sz;await;%util\n\
+                db01;600;2024-03-12 10:10:01 UTC;sda;12.00;8.00;0.00;0.67;0.05;4.00;1.20\n\
+                db01;600;2024-03-12 10:20:01 UTC;sda;12.00;8.00;0.00;0.67;0.05;4.00\n";
+    let whole = parse_csv(text).unwrap_err().to_string();
+    let mut sink = Collect::new();
+    let streamed = SadfCsv
+        .parse_stream(&mut text.as_bytes(), &ParseSettings::default(), &mut sink)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(whole, streamed);
+    assert!(streamed.contains("line 3"), "{streamed}");
+}

@@ -908,3 +908,262 @@ proptest! {
         let _ = parse(&text);
     }
 }
+
+/// A reader that returns at most 7 bytes per read, and fails once `fail_at` bytes are read (when
+/// set): streaming parsers must not depend on how the input arrives.
+pub(crate) struct Trickle<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) fail_at: Option<usize>,
+}
+
+impl<'a> Trickle<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Trickle {
+            bytes,
+            pos: 0,
+            fail_at: None,
+        }
+    }
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let end = self
+            .fail_at
+            .unwrap_or(self.bytes.len())
+            .min(self.bytes.len());
+        if self.pos >= end && self.fail_at.is_some() {
+            return Err(std::io::Error::other("disk went away"));
+        }
+        let n = buf.len().min(7).min(end - self.pos);
+        buf[..n].copy_from_slice(&self.bytes[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+/// Records the order of the sink calls and the reports.
+#[derive(Default)]
+struct Calls {
+    begins: Vec<Option<String>>,
+    reports: Vec<DeviceReport>,
+    ends: usize,
+    stop_after: Option<usize>,
+}
+
+impl sizer_parsers::Sink for Calls {
+    fn device_begin(
+        &mut self,
+        start: sizer_parsers::sink::DeviceLogStart<'_>,
+    ) -> Result<bool, ParseError> {
+        self.begins.push(start.header.map(|h| h.host.clone()));
+        Ok(true)
+    }
+    fn device_report(&mut self, report: DeviceReport) -> Result<bool, ParseError> {
+        self.reports.push(report);
+        Ok(self.stop_after.is_none_or(|n| self.reports.len() < n))
+    }
+    fn device_end(&mut self, _: sizer_parsers::sink::DeviceLogEnd) -> Result<(), ParseError> {
+        self.ends += 1;
+        Ok(())
+    }
+}
+
+#[test]
+fn sar_text_streams_a_real_file_in_small_reads() {
+    use sizer_parsers::sar::SarText;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings, Parsed};
+
+    let rel = format!("{IOSTAT}linux-sar-A-10.1.5-rhel7-rd_sec-devM-N.txt");
+    let Some(bytes) = corpus_bytes(&rel) else {
+        return;
+    };
+    assert!(SarText.streams());
+    let mut src = std::io::BufReader::with_capacity(16, Trickle::new(&bytes));
+    let mut sink = Collect::new();
+    SarText
+        .parse_stream(&mut src, &ParseSettings::default(), &mut sink)
+        .unwrap();
+    let Some(Parsed::Devices(log)) = sink.into_parsed() else {
+        panic!("no device records");
+    };
+    assert_eq!(*log, parse_bytes(&bytes).unwrap());
+    // The values of the file, as rhel7_10_1_5_sar_a_sectors_and_dev_m_n reads them.
+    assert_eq!(log.header.as_ref().unwrap().cpus, Some(48));
+    assert_eq!(log.reports.len(), 37);
+    // line 2287: 09:10:01 dev8-0 0.35 0.53 1.71 6.44 0.01 20.24 5.61 0.20
+    let r = at(&log, "09:10:01");
+    assert_eq!(r.line, 1938);
+    close(dev(r, "dev8-0").normalised.await_ms, 20.24, "await");
+    close(dev(r, "dev8-0").value("rd_sec/s"), 0.53, "verbatim");
+    // line 1938: 09:10:01 0.63 0.06 0.58 1.84 2.97 (sar -b)
+    close(dev(r, SAR_B_DEVICE).normalised.write_iops, 0.58, "wtps");
+    // line 2467: Average: dev8-0 0.56 5.70 2.10 13.88 0.01 12.88 5.12 0.29
+    close(
+        dev(summary(&log, 0), "dev8-0").normalised.total_iops,
+        0.56,
+        "avg tps",
+    );
+
+    // Without the printed columns (as the engine reads): the same figures, no `values`.
+    let settings = ParseSettings {
+        keep_values: false,
+        ..ParseSettings::default()
+    };
+    let mut src = std::io::BufReader::with_capacity(16, Trickle::new(&bytes));
+    let mut lean = Collect::new();
+    SarText
+        .parse_stream(&mut src, &settings, &mut lean)
+        .unwrap();
+    let Some(Parsed::Devices(lean)) = lean.into_parsed() else {
+        panic!("no device records");
+    };
+    assert_eq!(lean.reports.len(), 37);
+    for (a, b) in lean.reports.iter().zip(&log.reports) {
+        assert_eq!(a.devices.len(), b.devices.len());
+        for (x, y) in a.devices.iter().zip(&b.devices) {
+            assert!(x.values.is_empty());
+            assert_eq!((&x.device, &x.normalised), (&y.device, &y.normalised));
+        }
+    }
+}
+
+#[test]
+fn sar_text_hands_a_run_over_when_the_next_banner_starts() {
+    use sizer_parsers::sar::SarText;
+    use sizer_parsers::{FormatParser, ParseSettings};
+
+    let first = "Linux 5.14.0 (h1) \t01/02/24 \t_x86_64_\t(2 CPU)\n\n\
+                 10:00:00  DEV  tps  rkB/s  wkB/s  areq-sz  aqu-sz  await  %util\n\
+                 10:00:10  sda  5.00  4.00  32.00  7.20  0.01  1.00  0.50\n\
+                 10:00:20  sda  6.00  4.00  32.00  6.00  0.01  1.00  0.50\n\n\
+                 10:00:00  tps  rtps  wtps  bread/s  bwrtn/s\n\
+                 10:00:10  5.00  1.00  4.00  8.00  64.00\n\
+                 10:00:20  6.00  1.00  5.00  8.00  64.00\n";
+    let second = "Linux 5.14.0 (h2) \t01/03/24 \t_x86_64_\t(2 CPU)\n\n\
+                  10:00:00  DEV  tps  rkB/s  wkB/s  areq-sz  aqu-sz  await  %util\n\
+                  10:00:15  sda  7.00  4.00  32.00  5.14  0.01  1.00  0.50\n";
+    let text = format!("{first}{second}");
+    // The read fails within the second run: the first run's two reports (each with the `-d`
+    // device and the `-b` totals printed after all its intervals) were handed over by then.
+    let mut src = std::io::BufReader::with_capacity(
+        16,
+        Trickle {
+            fail_at: Some(first.len() + 60),
+            ..Trickle::new(text.as_bytes())
+        },
+    );
+    let mut calls = Calls::default();
+    let err = SarText
+        .parse_stream(&mut src, &ParseSettings::default(), &mut calls)
+        .unwrap_err();
+    assert!(matches!(err, ParseError::Io { .. }), "{err}");
+    assert_eq!(calls.begins, [Some("h1".to_string())]);
+    let got: Vec<(Option<&str>, usize, usize)> = calls
+        .reports
+        .iter()
+        .map(|r| (r.timestamp.as_deref(), r.line, r.devices.len()))
+        .collect();
+    assert_eq!(got, [(Some("10:00:10"), 4, 2), (Some("10:00:20"), 5, 2)]);
+    close(
+        dev(&calls.reports[1], SAR_B_DEVICE).normalised.write_iops,
+        5.0,
+        "wtps",
+    );
+    assert_eq!(calls.ends, 0);
+
+    // Read whole, then stopped by the sink after its first report: no end.
+    let mut calls = Calls {
+        stop_after: Some(1),
+        ..Calls::default()
+    };
+    SarText
+        .parse_stream(&mut text.as_bytes(), &ParseSettings::default(), &mut calls)
+        .unwrap();
+    assert_eq!((calls.reports.len(), calls.ends), (1, 0));
+    // And to the end: three reports, the first since boot unless the settings say otherwise.
+    let mut calls = Calls::default();
+    let settings = ParseSettings {
+        first_report_since_boot: false,
+        ..ParseSettings::default()
+    };
+    SarText
+        .parse_stream(&mut text.as_bytes(), &settings, &mut calls)
+        .unwrap();
+    assert_eq!((calls.reports.len(), calls.ends), (3, 1));
+    assert_eq!(calls.reports[2].timestamp.as_deref(), Some("10:00:15"));
+}
+
+#[test]
+fn a_later_runs_system_configuration_is_not_the_first_banners() {
+    // The header is handed over when the second banner starts another run: the AIX
+    // `System configuration: lcpu=…` line of a later file does not give the HP-UX host a CPU count.
+    let hpux = std::fs::read_to_string(fixture("hpux-11.31-sar-d-blks.txt")).unwrap();
+    let aix = std::fs::read_to_string(fixture("aix-7.2-sar-d-Kbs.txt")).unwrap();
+    assert_eq!(
+        parse(&aix).unwrap().header.unwrap().cpus,
+        Some(16),
+        "the AIX file alone"
+    );
+    let log = parse(&format!("{hpux}\n{aix}")).unwrap();
+    let h = log.header.unwrap();
+    assert_eq!((h.sysname.as_str(), h.cpus), ("HP-UX", None));
+}
+
+/// Every sar fixture, and the corpus's sar files, read in 7-byte pieces: the same records as the
+/// whole text, or the same error.
+#[test]
+fn every_sar_file_streams_what_the_whole_text_gives() {
+    use sizer_parsers::sar::SarText;
+    use sizer_parsers::sink::Collect;
+    use sizer_parsers::{FormatParser, ParseSettings};
+
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x != "md"))
+        .collect();
+    files.sort();
+    for rel in [
+        "linux-sar-A-10.1.5-rhel7-rd_sec-devM-N.txt",
+        "linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt",
+        "solaris-11.3-sar-A.txt",
+    ] {
+        let p = shared(&format!("{IOSTAT}{rel}"));
+        if p.exists() {
+            files.push(p);
+        } else {
+            crate::common::corpus_absent(&p);
+        }
+    }
+    let mut compared = 0;
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        if !looks_like(text) {
+            continue;
+        }
+        let settings = ParseSettings::default();
+        let mut whole = Collect::new();
+        let a = SarText.parse(text, &settings, &mut whole);
+        let mut src = std::io::BufReader::with_capacity(16, Trickle::new(&bytes));
+        let mut streamed = Collect::new();
+        let b = SarText.parse_stream(&mut src, &settings, &mut streamed);
+        match (a, b) {
+            (Ok(()), Ok(())) => assert_eq!(
+                serde_json::to_value(whole.into_parsed()).unwrap(),
+                serde_json::to_value(streamed.into_parsed()).unwrap(),
+                "{}",
+                f.display()
+            ),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{}", f.display()),
+            (a, b) => panic!("{}: {a:?} / {b:?}", f.display()),
+        }
+        compared += 1;
+    }
+    assert!(compared >= 8, "only {compared} sar files compared");
+}
