@@ -16,6 +16,7 @@ use crate::error::ParseError;
 
 mod decode;
 mod stream;
+pub(crate) use decode::DecodeReader;
 pub(crate) use stream::{read_stream, Handler};
 
 /// A JSON value that keeps keys in printed order (serde_json's `Value` sorts them without
