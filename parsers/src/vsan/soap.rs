@@ -430,10 +430,13 @@ fn scan(win: &mut Window<'_>, log: &mut EntityLog, sink: &mut Sink) -> Result<()
                  the entities written completely are kept"
             ),
         );
-        // The open elements, outermost first: a fault is an error, an entity is left out.
-        for n in &stack {
-            fault(n)?;
-            if let Some(r) = child(n, "entityRefId") {
+        // The open elements, outermost first: a fault is an error, an entity is left out. The
+        // next open element is a child too (the last one).
+        for (i, n) in stack.iter().enumerate() {
+            let open = stack.get(i + 1);
+            fault(n, open)?;
+            let r = child(n, "entityRefId").or(open.filter(|c| c.name == "entityRefId"));
+            if let Some(r) = r {
                 sink(
                     Err(SkippedLine {
                         line: n.line,
@@ -454,12 +457,14 @@ fn child<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
     n.children.iter().find(|c| c.name == name)
 }
 
-/// The error for a `Fault` element, quoting its `faultstring`.
-fn fault(n: &Node) -> Result<(), ParseError> {
+/// The error for a `Fault` element, quoting its `faultstring` (among its closed children, or
+/// `open`, the child still open when the text stops).
+fn fault(n: &Node, open: Option<&Node>) -> Result<(), ParseError> {
     if n.name != "Fault" {
         return Ok(());
     }
     let msg = child(n, "faultstring")
+        .or(open.filter(|c| c.name == "faultstring"))
         .map(|c| c.text.trim().to_string())
         .unwrap_or_default();
     Err(ParseError::section(
@@ -478,7 +483,7 @@ fn close(
     log: &mut EntityLog,
     sink: &mut Sink,
 ) -> Result<(), ParseError> {
-    fault(&n)?;
+    fault(&n, None)?;
     if let Some(r) = child(&n, "entityRefId") {
         let mut m = MetricCsv {
             ref_id: r.text.trim().to_string(),

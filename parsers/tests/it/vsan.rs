@@ -1188,3 +1188,25 @@ fn vsan_soap_streams_in_small_reads_as_parse_bytes() {
     let e = streamed_entities(&vsan::VsanSoap, x).unwrap_err();
     assert!(e.to_string().contains("line 3"), "{e}");
 }
+
+#[test]
+fn vsan_soap_cut_inside_the_entity_ref_still_names_the_entity() {
+    // perf-stats-dump.txt cut inside the closing tag of the capacity-disk entityRefId (line 2):
+    // the open entity is left out, named, streamed or whole.
+    let text = fixture_text("perf-stats-dump.txt");
+    let at = text.find("capacity-disk:52b0f4a1").unwrap();
+    let at = at + text[at..].find("</entityRefId>").unwrap() + "</ent".len();
+    let cut = &text[..at];
+    let log = streamed_entities(&vsan::VsanSoap, cut.as_bytes()).unwrap();
+    assert_eq!(log, vsan::parse(cut).unwrap());
+    assert_eq!(log.skipped.len(), 1);
+    assert_eq!(log.skipped[0].line, 2);
+    assert!(
+        log.skipped[0]
+            .reason
+            .contains("capacity-disk:52b0f4a1-6c3d-4e2f-8a9b-0c1d2e3f4a5b"),
+        "{:?}",
+        log.skipped
+    );
+    assert_eq!(log.series.len(), 4, "the cluster entity of page 1 only");
+}
