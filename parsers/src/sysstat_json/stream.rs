@@ -394,7 +394,9 @@ struct Element<'c, 'h> {
 impl<'de> DeserializeSeed<'de> for Element<'_, '_> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        // serde_json has read the element's first byte (`{`) when it calls the seed.
+        // serde_json has read the element's first byte (`{`) when it calls the seed, and its
+        // reader pulls one byte at a time (`io::Bytes`), so the tracker's line is that byte's
+        // (the tests check the element lines against the files).
         let line = self.ctx.tracker.line.get();
         let v = JsonValue::deserialize(d)?;
         if matches!(v, JsonValue::Obj(_)) {
