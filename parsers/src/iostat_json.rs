@@ -56,6 +56,12 @@
 //!
 //! Malformed JSON is an error naming serde_json's line and column.
 //!
+//! # Streaming
+//! The document is read from a reader by the shared sysstat JSON reader
+//! ([`crate::sysstat_json`]): each report goes to the sink as soon as its `statistics` element
+//! has been read; the state kept between elements is the first host's banner and the warnings.
+//! The banner is the host's keys printed before `statistics` (as sysstat prints them).
+//!
 //! # Example
 //! ```
 //! let text = r#"{"sysstat": {"hosts": [{"nodename": "h", "sysname": "Linux",
@@ -111,74 +117,46 @@ pub fn parse(text: &str) -> Result<DeviceLog, ParseError> {
 /// # Errors
 /// As [`parse`].
 pub fn parse_with(text: &str, opts: ReaderOptions) -> Result<DeviceLog, ParseError> {
-    let doc = json::read(text, SECTION)?;
-    let hosts = json::hosts(&doc.root, SECTION)?;
-    let mut log = DeviceLog::new(FORMAT);
-    if let Some(s) = doc.truncated.clone() {
-        log.warn(s.reason.clone());
-        log.skipped.push(s);
+    let mut reports = Vec::new();
+    let mut log =
+        read(&mut text.as_bytes(), opts, &mut reports)?.unwrap_or_else(|| DeviceLog::new(FORMAT));
+    log.reports = reports;
+    Ok(log)
+}
+
+/// Reads `iostat -o JSON` output from `src`, handing each report to `out` as soon as its
+/// `statistics` element has been read. Returns the log without its reports (banner, warnings,
+/// skipped), or `None` when `out` stopped the read.
+///
+/// # Errors
+/// As [`parse`], and [`ParseError::Io`] (empty path) when reading fails.
+fn read(
+    src: &mut dyn std::io::BufRead,
+    opts: ReaderOptions,
+    out: &mut dyn json::Reports,
+) -> Result<Option<DeviceLog>, ParseError> {
+    let mut h = IostatHandler {
+        log: DeviceLog::new(FORMAT),
+        opts,
+        cpu_only: false,
+        out,
+        reports: 0,
+    };
+    let outcome = json::read_stream(src, SECTION, &mut h)?;
+    if outcome.stopped {
+        return Ok(None);
     }
-    let mut record = 0usize;
-    let mut cpu_only = false;
-    for host in hosts {
-        let h = json::header(host);
-        if log.header.is_none() {
-            log.header = Some(h);
-        } else if log.header.as_ref().map(|x| &x.host) != Some(&h.host) {
-            log.warn(format!(
-                "several hosts in one file ({} and {}): their reports are listed one after the other",
-                log.header.as_ref().map(|x| x.host.as_str()).unwrap_or(""),
-                h.host
-            ));
-        }
-        let stats = match json::get(host, "statistics") {
-            Some(JsonValue::Arr(a)) => a.as_slice(),
-            Some(_) => {
-                return Err(ParseError::section(
-                    SECTION,
-                    None,
-                    "'statistics' to be an array",
-                    "another JSON type",
-                ))
-            }
-            None => &[],
-        };
-        for (i, entry) in stats.iter().enumerate() {
-            let line = doc.line(record);
-            record += 1;
-            let Some(obj) = entry.as_obj() else {
-                return Err(ParseError::section(
-                    SECTION,
-                    Some(line),
-                    "each 'statistics' element to be an object",
-                    "another JSON type",
-                ));
-            };
-            let Some(disks) = json::get(obj, "disk") else {
-                cpu_only |= json::get(obj, "avg-cpu").is_some();
-                continue;
-            };
-            let Some(disks) = disks.as_arr() else {
-                return Err(ParseError::section(
-                    SECTION,
-                    Some(line),
-                    "'disk' to be an array of device objects",
-                    "another JSON type",
-                ));
-            };
-            let mut r = DeviceReport::new(line);
-            r.since_boot = i == 0 && opts.first_is_since_boot;
-            r.timestamp = match json::get(obj, "timestamp") {
-                Some(JsonValue::Str(s)) => Some(s.trim().to_string()),
-                _ => None,
-            };
-            for d in disks {
-                r.devices.push(device(d, line, &mut log)?);
-            }
-            log.reports.push(r);
-        }
+    let IostatHandler {
+        mut log,
+        cpu_only,
+        reports,
+        ..
+    } = h;
+    if let Some(s) = outcome.truncated {
+        log.warnings.insert(0, s.reason.clone());
+        log.skipped.insert(0, s);
     }
-    if log.reports.is_empty() {
+    if reports == 0 {
         let found = if cpu_only {
             "no disk statistics: the file holds only CPU utilisation ('avg-cpu', iostat -c)"
         } else {
@@ -191,7 +169,78 @@ pub fn parse_with(text: &str, opts: ReaderOptions) -> Result<DeviceLog, ParseErr
             found,
         ));
     }
-    Ok(log)
+    Ok(Some(log))
+}
+
+/// The `iostat -o JSON` reading of a sysstat JSON document: what has been seen so far.
+struct IostatHandler<'o> {
+    /// Banner (the first host's), warnings and skipped lines.
+    log: DeviceLog,
+    opts: ReaderOptions,
+    /// An element held `avg-cpu` without `disk`.
+    cpu_only: bool,
+    out: &'o mut dyn json::Reports,
+    /// Reports handed to `out`.
+    reports: usize,
+}
+
+impl json::Handler for IostatHandler<'_> {
+    fn host(&mut self, h: SystemHeader) -> Result<(), ParseError> {
+        let log = &mut self.log;
+        if log.header.is_none() {
+            log.header = Some(h);
+        } else if log.header.as_ref().map(|x| &x.host) != Some(&h.host) {
+            log.warn(format!(
+                "several hosts in one file ({} and {}): their reports are listed one after the other",
+                log.header.as_ref().map(|x| x.host.as_str()).unwrap_or(""),
+                h.host
+            ));
+        }
+        Ok(())
+    }
+
+    fn not_array(&self, _: &'static str) -> ParseError {
+        ParseError::section(
+            SECTION,
+            None,
+            "'statistics' to be an array",
+            "another JSON type",
+        )
+    }
+
+    fn element(&mut self, entry: JsonValue, line: usize, i: usize) -> Result<bool, ParseError> {
+        let Some(obj) = entry.as_obj() else {
+            return Err(ParseError::section(
+                SECTION,
+                Some(line),
+                "each 'statistics' element to be an object",
+                "another JSON type",
+            ));
+        };
+        let Some(disks) = json::get(obj, "disk") else {
+            self.cpu_only |= json::get(obj, "avg-cpu").is_some();
+            return Ok(true);
+        };
+        let Some(disks) = disks.as_arr() else {
+            return Err(ParseError::section(
+                SECTION,
+                Some(line),
+                "'disk' to be an array of device objects",
+                "another JSON type",
+            ));
+        };
+        let mut r = DeviceReport::new(line);
+        r.since_boot = i == 0 && self.opts.first_is_since_boot;
+        r.timestamp = match json::get(obj, "timestamp") {
+            Some(JsonValue::Str(s)) => Some(s.trim().to_string()),
+            _ => None,
+        };
+        for d in disks {
+            r.devices.push(device(d, line, &mut self.log)?);
+        }
+        self.reports += 1;
+        self.out.report(r, self.log.header.as_ref())
+    }
 }
 
 /// The column name iostat prints for a JSON key (see the module table).
@@ -285,6 +334,25 @@ impl crate::parser::FormatParser for IostatJson {
         sink: &mut dyn crate::sink::Sink,
     ) -> Result<(), crate::ParseError> {
         crate::parser::devices_into(parse(text), self.info(), settings, sink)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    /// Streams the document: each report goes to the sink as soon as its `statistics` element
+    /// has been read.
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let mut out = crate::sink::DeviceStream::new(sink, crate::Format::IostatJson, settings);
+        match read(src, ReaderOptions::default(), &mut out)? {
+            Some(log) => out.finish(log.warnings, log.skipped),
+            None => Ok(()),
+        }
     }
 }
 

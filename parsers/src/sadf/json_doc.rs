@@ -1,8 +1,10 @@
-//! `sadf -j` (JSON): the document read whole by the sysstat JSON reader, then its `statistics`.
+//! `sadf -j` (JSON): the document streamed by the sysstat JSON reader, one `statistics` element
+//! at a time.
 //!
-//! Flow: each `statistics` element becomes one report: `timestamp` gives its time and interval,
-//! `disk` its devices and `io` the host total (the typed `sar -b` row). A JSON document is one
-//! value, so this format does not stream.
+//! Flow: each `statistics` element becomes one report as soon as it has been read: `timestamp`
+//! gives its time and interval, `disk` its devices and `io` the host total (the typed `sar -b`
+//! row). The format streams: the state kept between elements is the first host's banner, the
+//! warnings, the host names and the other activities seen (for the messages).
 
 use super::*;
 
@@ -215,101 +217,46 @@ pub(super) fn json_stamp(ts: &JsonValue, r: &mut DeviceReport) {
 /// number, or a document whose records hold neither `disk` nor `io` (the message lists the
 /// activities it holds).
 pub fn parse_json(text: &str) -> Result<DeviceLog, ParseError> {
-    let doc = json::read(text, JSON_SECTION)?;
-    let hosts = json::hosts(&doc.root, JSON_SECTION)?;
-    let mut log = DeviceLog::new(JSON_FORMAT);
-    if let Some(s) = doc.truncated.clone() {
-        log.warn(s.reason.clone());
-        log.skipped.push(s);
+    let mut reports = Vec::new();
+    let mut log = read_json(&mut text.as_bytes(), &mut reports)?
+        .unwrap_or_else(|| DeviceLog::new(JSON_FORMAT));
+    log.reports = reports;
+    Ok(log)
+}
+
+/// Reads `sadf -j` output from `src`, handing each report to `out` as soon as its `statistics`
+/// element has been read. Returns the log without its reports (banner, warnings, skipped), or
+/// `None` when `out` stopped the read.
+///
+/// # Errors
+/// As [`parse_json`], and [`ParseError::Io`] (empty path) when reading fails.
+pub(super) fn read_json(
+    src: &mut dyn std::io::BufRead,
+    out: &mut dyn json::Reports,
+) -> Result<Option<DeviceLog>, ParseError> {
+    let mut h = SadfHandler {
+        log: DeviceLog::new(JSON_FORMAT),
+        held: Vec::new(),
+        names: Vec::new(),
+        out,
+        reports: 0,
+    };
+    let outcome = json::read_stream(src, JSON_SECTION, &mut h)?;
+    if outcome.stopped {
+        return Ok(None);
     }
-    let mut record = 0usize;
-    let mut held: Vec<String> = Vec::new();
-    let mut names: Vec<String> = Vec::new();
-    for host in hosts {
-        let h = json::header(host);
-        if !names.contains(&h.host) {
-            names.push(h.host.clone());
-        }
-        if log.header.is_none() {
-            log.header = Some(h);
-        }
-        let stats = match json::get(host, "statistics") {
-            Some(JsonValue::Arr(a)) => a.as_slice(),
-            Some(other) => {
-                return Err(ParseError::section(
-                    JSON_SECTION,
-                    None,
-                    "'statistics' to be an array",
-                    other.kind(),
-                ))
-            }
-            None => &[],
-        };
-        for entry in stats {
-            let line = doc.line(record);
-            record += 1;
-            let Some(obj) = entry.as_obj() else {
-                return Err(ParseError::section(
-                    JSON_SECTION,
-                    Some(line),
-                    "each 'statistics' element to be an object",
-                    entry.kind(),
-                ));
-            };
-            for (k, v) in obj {
-                if k == "timestamp" || k == "disk" || k == "io" {
-                    continue;
-                }
-                let opt = map_key(JSON_ACTIVITIES, k).map_or(String::new(), |o| format!("sar {o}"));
-                let subs: Vec<&str> = v
-                    .as_obj()
-                    .map(|o| {
-                        o.iter()
-                            .filter(|(_, x)| matches!(x, JsonValue::Obj(_) | JsonValue::Arr(_)))
-                            .map(|(s, _)| s.as_str())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                let label = match (subs.is_empty(), opt.is_empty()) {
-                    (true, true) => format!("'{k}'"),
-                    (true, false) => format!("'{k}' ({opt})"),
-                    (false, true) => format!("'{k}' ({})", subs.join(", ")),
-                    (false, false) => format!("'{k}' ({}; {opt})", subs.join(", ")),
-                };
-                if !held.contains(&label) {
-                    held.push(label);
-                }
-            }
-            if json::get(obj, "disk").is_none() && json::get(obj, "io").is_none() {
-                continue;
-            }
-            let mut r = DeviceReport::new(line);
-            if let Some(ts) = json::get(obj, "timestamp") {
-                json_stamp(ts, &mut r);
-            }
-            for (k, v) in obj {
-                match k.as_str() {
-                    "io" => r.devices.push(io_sample(v, line, &mut log)?),
-                    "disk" => {
-                        let Some(a) = v.as_arr() else {
-                            return Err(ParseError::section(
-                                JSON_SECTION,
-                                Some(line),
-                                "'disk' to be an array",
-                                v.kind(),
-                            ));
-                        };
-                        for d in a {
-                            r.devices.push(disk_sample(d, line, &mut log)?);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            log.reports.push(r);
-        }
+    let SadfHandler {
+        mut log,
+        held,
+        names,
+        reports,
+        ..
+    } = h;
+    if let Some(s) = outcome.truncated {
+        log.warnings.insert(0, s.reason.clone());
+        log.skipped.insert(0, s);
     }
-    if log.reports.is_empty() {
+    if reports == 0 {
         let mut found = String::from("no disk statistics: ");
         if held.is_empty() {
             found.push_str("no 'statistics' record");
@@ -332,5 +279,98 @@ pub fn parse_json(text: &str) -> Result<DeviceLog, ParseError> {
             names.join(", ")
         ));
     }
-    Ok(log)
+    Ok(Some(log))
+}
+
+/// The `sadf -j` reading of a sysstat JSON document: what has been seen so far.
+struct SadfHandler<'o> {
+    /// Banner (the first host's), warnings and skipped lines.
+    log: DeviceLog,
+    /// The other activities the records hold, for the no-disk message.
+    held: Vec<String>,
+    /// The host names, in order.
+    names: Vec<String>,
+    out: &'o mut dyn json::Reports,
+    /// Reports handed to `out`.
+    reports: usize,
+}
+
+impl json::Handler for SadfHandler<'_> {
+    fn host(&mut self, h: SystemHeader) -> Result<(), ParseError> {
+        if !self.names.contains(&h.host) {
+            self.names.push(h.host.clone());
+        }
+        if self.log.header.is_none() {
+            self.log.header = Some(h);
+        }
+        Ok(())
+    }
+
+    fn not_array(&self, found: &'static str) -> ParseError {
+        ParseError::section(JSON_SECTION, None, "'statistics' to be an array", found)
+    }
+
+    fn element(&mut self, entry: JsonValue, line: usize, _: usize) -> Result<bool, ParseError> {
+        let Some(obj) = entry.as_obj() else {
+            return Err(ParseError::section(
+                JSON_SECTION,
+                Some(line),
+                "each 'statistics' element to be an object",
+                entry.kind(),
+            ));
+        };
+        let log = &mut self.log;
+        for (k, v) in obj {
+            if k == "timestamp" || k == "disk" || k == "io" {
+                continue;
+            }
+            let opt = map_key(JSON_ACTIVITIES, k).map_or(String::new(), |o| format!("sar {o}"));
+            let subs: Vec<&str> = v
+                .as_obj()
+                .map(|o| {
+                    o.iter()
+                        .filter(|(_, x)| matches!(x, JsonValue::Obj(_) | JsonValue::Arr(_)))
+                        .map(|(s, _)| s.as_str())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let label = match (subs.is_empty(), opt.is_empty()) {
+                (true, true) => format!("'{k}'"),
+                (true, false) => format!("'{k}' ({opt})"),
+                (false, true) => format!("'{k}' ({})", subs.join(", ")),
+                (false, false) => format!("'{k}' ({}; {opt})", subs.join(", ")),
+            };
+            if !self.held.contains(&label) {
+                self.held.push(label);
+            }
+        }
+        if json::get(obj, "disk").is_none() && json::get(obj, "io").is_none() {
+            return Ok(true);
+        }
+        let mut r = DeviceReport::new(line);
+        if let Some(ts) = json::get(obj, "timestamp") {
+            json_stamp(ts, &mut r);
+        }
+        for (k, v) in obj {
+            match k.as_str() {
+                "io" => r.devices.push(io_sample(v, line, log)?),
+                "disk" => {
+                    let Some(a) = v.as_arr() else {
+                        return Err(ParseError::section(
+                            JSON_SECTION,
+                            Some(line),
+                            "'disk' to be an array",
+                            v.kind(),
+                        ));
+                    };
+                    for d in a {
+                        r.devices.push(disk_sample(d, line, log)?);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.reports += 1;
+        self.out.report(r, self.log.header.as_ref())
+    }
 }

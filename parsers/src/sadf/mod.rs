@@ -135,10 +135,10 @@
 //!
 //! # Module layout
 //! Flow: detection ([`looks_like_csv`], [`looks_like_json`]) → `csv` (`sadf -d`: header lines
-//! name the activity groups of the rows after them; rows go into reports by time stamp) or
-//! `json_doc` (`sadf -j`: the document read whole by the shared sysstat JSON reader, then one
-//! report per `statistics` element). Both give the `sar -b` totals as a device row with
-//! [`DeviceSample::host_total`] set.
+//! name the activity groups of the rows after them; rows stream into reports by time stamp) or
+//! `json_doc` (`sadf -j`: the document streamed by the shared sysstat JSON reader, one report
+//! per `statistics` element, handed over as soon as the element has been read). Both give the
+//! `sar -b` totals as a device row with [`DeviceSample::host_total`] set.
 
 use std::collections::HashMap;
 
@@ -239,6 +239,25 @@ impl crate::parser::FormatParser for SadfJson {
         sink: &mut dyn crate::sink::Sink,
     ) -> Result<(), crate::ParseError> {
         crate::parser::devices_into(parse_json(text), self.info(), settings, sink)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    /// Streams the document: each report goes to the sink as soon as its `statistics` element
+    /// has been read (see `json_doc`).
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let mut out = crate::sink::DeviceStream::new(sink, crate::Format::SadfJson, settings);
+        match json_doc::read_json(src, &mut out)? {
+            Some(log) => out.finish(log.warnings, log.skipped),
+            None => Ok(()),
+        }
     }
 }
 

@@ -28,6 +28,15 @@
 //! stamps) → the series keep their values with no times, and a warning; an empty `values` string
 //! → every sample `None`, warned.
 //!
+//! # Streaming
+//! The document is read from a reader with serde_json's streaming deserializer and walked in
+//! document order: each entity object is read whole (one small [`serde_json::Value`]) and turned
+//! into series as soon as it ends, so the state kept is the series so far and the entity being
+//! read. Two consequences for odd documents, the same for a whole text: entities under several
+//! keys of one wrapper object are read in document order; and an object's keys before its
+//! `entityRefId` are searched for entities (an object whose `value` holds entities is a wrapper,
+//! not an entity).
+//!
 //! Errors: invalid JSON (with serde_json's line and column); a `values` count different from the
 //! `sampleInfo` count, or a cell that is not a number, naming the entity and the metric; a
 //! `metricId` that is a string (PowerShell `ConvertTo-Json` cut at its default `-Depth 2`); no
@@ -47,6 +56,9 @@
 //! [`Series::entity`]: crate::entity::Series::entity
 //! [`Series::interval_s`]: crate::entity::Series::interval_s
 
+use serde::de::{
+    DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde_json::{Map, Value};
 
 use super::{head, no_data, push_metric_csv, MetricCsv, Notes, SeriesCsv, CSV_SECTION};
@@ -71,22 +83,48 @@ pub fn looks_like(text: &str) -> bool {
 /// # Errors
 /// See the module doc.
 pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
-    let text = text.trim_start_matches('\u{feff}');
-    let doc: Value = serde_json::from_str(text).map_err(|e| {
-        ParseError::section(
+    read(&mut text.as_bytes())
+}
+
+/// Reads the JSON document from `src` (already decompressed; decoded on the fly as
+/// [`crate::input::decode`] does), converting each entity as soon as it has been read.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else see the module doc.
+pub(crate) fn read(src: &mut dyn std::io::BufRead) -> Result<EntityLog, ParseError> {
+    let mut rd = crate::sysstat_json::DecodeReader::new(src);
+    let mut ctx = Ctx {
+        log: EntityLog::new("vsan_json"),
+        notes: Notes::default(),
+        failed: None,
+    };
+    let r = {
+        let mut de = serde_json::Deserializer::from_reader(&mut rd);
+        Walk {
+            ctx: &mut ctx,
+            keep: false,
+        }
+        .deserialize(&mut de)
+        .and_then(|_| de.end())
+    };
+    if let Err(e) = r {
+        if let Some(f) = ctx.failed.take() {
+            return Err(f);
+        }
+        if e.is_io() {
+            return Err(ParseError::Io {
+                path: Default::default(),
+                source: e.into(),
+            });
+        }
+        return Err(ParseError::section(
             SECTION,
             Some(e.line()),
             "a JSON document",
             format!("{e} (column {})", e.column()),
-        )
-    })?;
-    let mut found = Vec::new();
-    collect(&doc, &mut found)?;
-    let mut log = EntityLog::new("vsan_json");
-    let mut notes = Notes::default();
-    for m in &found {
-        push_metric_csv(&mut log, &mut notes, m)?;
+        ));
     }
+    let Ctx { mut log, notes, .. } = ctx;
     notes.finish(&mut log);
     if log.series.is_empty() {
         return Err(no_data(
@@ -95,6 +133,127 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
         ));
     }
     Ok(log)
+}
+
+/// The state of a read: the series so far.
+struct Ctx {
+    log: EntityLog,
+    notes: Notes,
+    /// The conversion's error, returned instead of the serde_json error that carried it out.
+    failed: Option<ParseError>,
+}
+
+/// Walks any JSON value in document order, converting each entity (an object with an
+/// `entityRefId` key, read whole as a small [`Value`]) as soon as it ends. With `keep`, it also
+/// gives back the value it walked (for an object that may turn out to be an entity: its
+/// `sampleInfo` and `value`), unless an entity was found inside it (`None`).
+struct Walk<'c> {
+    ctx: &'c mut Ctx,
+    keep: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = Option<Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = Option<Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Option<Value>, E> {
+        Ok(self.keep.then_some(Value::Bool(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Option<Value>, E> {
+        Ok(self.keep.then(|| Value::Number(v.into())))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Option<Value>, E> {
+        Ok(self.keep.then(|| Value::Number(v.into())))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Option<Value>, E> {
+        // As serde_json's own `Value` reads a float.
+        Ok(self
+            .keep
+            .then(|| serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Option<Value>, E> {
+        Ok(self.keep.then(|| Value::String(v.to_string())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Option<Value>, E> {
+        Ok(self.keep.then_some(Value::String(v)))
+    }
+    fn visit_unit<E>(self) -> Result<Option<Value>, E> {
+        Ok(self.keep.then_some(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Option<Value>, A::Error> {
+        let mut out = self.keep.then(Vec::new);
+        while let Some(x) = s.next_element_seed(Walk {
+            ctx: &mut *self.ctx,
+            keep: out.is_some(),
+        })? {
+            match (x, &mut out) {
+                (Some(v), Some(o)) => o.push(v),
+                // An entity inside: the array is not kept.
+                (None, Some(_)) => out = None,
+                _ => {}
+            }
+        }
+        Ok(out.map(Value::Array))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Option<Value>, A::Error> {
+        let ctx = self.ctx;
+        // The keys an entity is read from (all keys while the object is kept).
+        let mut kept = Map::new();
+        let mut keeping = self.keep;
+        let mut entity_ref = false;
+        while let Some(k) = m.next_key::<String>()? {
+            let lower = k.to_ascii_lowercase();
+            if lower == "entityrefid" {
+                entity_ref = true;
+                let v = m.next_value::<Value>()?;
+                kept.insert(k, v);
+                continue;
+            }
+            let wanted = keeping || lower == "sampleinfo" || lower == "value";
+            if entity_ref {
+                // An entity is read whole: nothing inside it is searched.
+                if wanted {
+                    let v = m.next_value::<Value>()?;
+                    kept.insert(k, v);
+                } else {
+                    m.next_value::<IgnoredAny>()?;
+                }
+                continue;
+            }
+            match m.next_value_seed(Walk {
+                ctx: &mut *ctx,
+                keep: wanted,
+            })? {
+                Some(v) if wanted => {
+                    kept.insert(k, v);
+                }
+                Some(_) => {}
+                None => keeping = false,
+            }
+        }
+        if entity_ref {
+            let converted = match get(&kept, "entityRefId") {
+                Some(r) => {
+                    entity(&kept, r).and_then(|e| push_metric_csv(&mut ctx.log, &mut ctx.notes, &e))
+                }
+                None => Ok(()),
+            };
+            if let Err(e) = converted {
+                ctx.failed = Some(e);
+                return Err(A::Error::custom("stopped by the vSAN JSON reader"));
+            }
+            return Ok(None);
+        }
+        Ok(keeping.then_some(Value::Object(kept)))
+    }
 }
 
 /// A key of an object, case-insensitively.
@@ -124,28 +283,6 @@ fn text_of(v: Option<&Value>) -> Option<String> {
         ),
         other => Some(other.to_string()),
     }
-}
-
-/// Finds every object with an `entityRefId` key, in document order.
-fn collect(v: &Value, out: &mut Vec<MetricCsv>) -> Result<(), ParseError> {
-    match v {
-        Value::Array(a) => {
-            for x in a {
-                collect(x, out)?;
-            }
-        }
-        Value::Object(o) => {
-            if let Some(r) = get(o, "entityRefId") {
-                out.push(entity(o, r)?);
-            } else {
-                for x in o.values() {
-                    collect(x, out)?;
-                }
-            }
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 fn entity(o: &Map<String, Value>, r: &Value) -> Result<MetricCsv, ParseError> {

@@ -477,6 +477,22 @@ impl crate::parser::FormatParser for VsanSoap {
         let _ = settings;
         sink.entity_log(parse_soap(text)?)
     }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    /// Streams the input: each entity becomes series as soon as its element (or its last line
+    /// of the text form) has been read (see [`soap`]); the whole log goes to the sink at the end.
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(soap::read(src)?)
+    }
 }
 
 /// The vSAN performance JSON format (see [`json`]).
@@ -507,6 +523,22 @@ impl crate::parser::FormatParser for VsanJson {
     ) -> Result<(), crate::ParseError> {
         let _ = settings;
         sink.entity_log(parse_json(text)?)
+    }
+
+    fn streams(&self) -> bool {
+        true
+    }
+
+    /// Streams the document: each entity becomes series as soon as it has been read (see
+    /// [`json`]); the whole log goes to the sink at the end.
+    fn parse_stream(
+        &self,
+        src: &mut dyn std::io::BufRead,
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn crate::sink::Sink,
+    ) -> Result<(), crate::ParseError> {
+        let _ = settings;
+        sink.entity_log(json::read(src)?)
     }
 }
 

@@ -35,6 +35,15 @@
 //! missing cells (`None`, empty) and the errors for a count mismatch or a bad number are those of
 //! [`crate::vsan`] (shared with [`crate::vsan::json`]), with the entity's line.
 //!
+//! # Streaming
+//! The input is read from a reader, decoded on the fly, never held whole: the first 64 KiB
+//! choose the layout (as detection does); the text form is then read line by line, keeping the
+//! entity being read; the XML scanner works on a buffer refilled from the reader, holding only
+//! the construct it has not finished (a tag, a text, a comment) and the open elements, each with
+//! the children an entity or a fault is read from. Each entity becomes series as soon as its
+//! element closes; any other element is dropped when it closes. (An entity nested in another
+//! one, which no export writes, is so converted before its parent rather than after.)
+//!
 //! A document cut short (a bundle truncated mid-line) keeps its complete entities: the entity
 //! being written when the text stops is counted in [`EntityLog::skipped`] and warned. A closing
 //! tag that does not match the open element is an error naming the line.
@@ -50,6 +59,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::io::{BufRead, Read};
 
 use memchr::memmem;
 
@@ -90,11 +100,41 @@ fn is_text_form(h: &str) -> bool {
 /// # Errors
 /// See the module doc.
 pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
+    read(&mut text.as_bytes())
+}
+
+/// Reads a dump, a SOAP body or the text form from `src` (already decompressed; decoded on the
+/// fly as [`crate::input::decode`] does), converting each entity as soon as its element (or, in
+/// the text form, its last line) has been read.
+///
+/// # Errors
+/// [`ParseError::Io`] (empty path) when reading fails; else see the module doc.
+pub(crate) fn read(src: &mut dyn BufRead) -> Result<EntityLog, ParseError> {
+    let mut rd = crate::sysstat_json::DecodeReader::new(src);
+    // The first 64 KiB choose the layout, as detection does.
+    let mut first = Vec::with_capacity(crate::lines::HEAD_BYTES);
+    (&mut rd)
+        .take(crate::lines::HEAD_BYTES as u64)
+        .read_to_end(&mut first)
+        .map_err(io_error)?;
+    let valid = match std::str::from_utf8(&first) {
+        Ok(_) => first.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    let h = std::str::from_utf8(&first[..valid]).unwrap_or("");
+    let text_form = is_text_form(h) && !h.contains(DUMP_HEADER);
     let mut log = EntityLog::new("vsan_soap");
     let mut notes = Notes::default();
-    if is_text_form(head(text)) && !head(text).contains(DUMP_HEADER) {
-        parse_text_form(text, &mut log, &mut notes)?;
+    if text_form {
+        let mut lines = std::io::BufReader::new(std::io::Cursor::new(first).chain(rd));
+        parse_text_form(&mut lines, &mut log, &mut notes)?;
     } else {
+        let mut win = Window {
+            src: &mut rd,
+            buf: first,
+            pos: 0,
+            eof: false,
+        };
         let mut sink =
             |m: Result<MetricCsv, SkippedLine>, log: &mut EntityLog| -> Result<(), ParseError> {
                 match m {
@@ -106,7 +146,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
                     }
                 }
             };
-        scan(text, &mut log, &mut sink)?;
+        scan(&mut win, &mut log, &mut sink)?;
     }
     notes.finish(&mut log);
     if log.series.is_empty() {
@@ -118,17 +158,83 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     Ok(log)
 }
 
+fn io_error(source: std::io::Error) -> ParseError {
+    ParseError::Io {
+        path: Default::default(),
+        source,
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Element scanner
 // ---------------------------------------------------------------------------------------------
 
+/// An element being read: its name, its text (for the elements whose text is read, see
+/// [`TEXT`]), the line of its start tag and the children it keeps (see [`KEPT`]).
 #[derive(Debug)]
 struct Node {
     name: String,
     text: String,
-    children: Vec<usize>,
+    children: Vec<Node>,
     line: usize,
-    closed: bool,
+}
+
+/// The elements a `VsanPerfEntityMetricCSV` (or a `Fault`) is read from: kept as children of
+/// their parent once closed; every other element is dropped when it closes (an entity after
+/// its conversion).
+const KEPT: &[&str] = &[
+    "entityRefId",
+    "sampleInfo",
+    "value",
+    "metricId",
+    "label",
+    "metricsCollectInterval",
+    "values",
+    "faultstring",
+];
+
+/// The elements whose text is read.
+const TEXT: &[&str] = &[
+    "entityRefId",
+    "sampleInfo",
+    "label",
+    "metricsCollectInterval",
+    "values",
+    "faultstring",
+];
+
+/// The unread part of the input: `buf[pos..]`, refilled from `src` when a construct does not end
+/// in it (the consumed part is dropped then).
+struct Window<'r> {
+    src: &'r mut dyn BufRead,
+    buf: Vec<u8>,
+    pos: usize,
+    eof: bool,
+}
+
+impl Window<'_> {
+    /// Reads more input: false at its end.
+    fn more(&mut self) -> Result<bool, ParseError> {
+        if self.eof {
+            return Ok(false);
+        }
+        self.buf.drain(..self.pos);
+        self.pos = 0;
+        let chunk = self.src.fill_buf().map_err(io_error)?;
+        if chunk.is_empty() {
+            self.eof = true;
+            return Ok(false);
+        }
+        self.buf.extend_from_slice(chunk);
+        let n = chunk.len();
+        self.src.consume(n);
+        Ok(true)
+    }
+}
+
+/// A slice of the decoded input as text (it is UTF-8, cut at ASCII bytes).
+fn text_of(b: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(b)
 }
 
 type Sink<'a> =
@@ -203,66 +309,70 @@ fn tag_end(b: &[u8], from: usize) -> Option<usize> {
     None
 }
 
-/// Scans the XML, handing each entity (or the skip of a truncated one) to `sink`. Each top-level
-/// element is scanned into a small tree, read, then dropped, so memory stays bounded by the
-/// largest dump line.
-fn scan(text: &str, log: &mut EntityLog, sink: &mut Sink) -> Result<(), ParseError> {
-    let b = text.as_bytes();
-    let mut nodes: Vec<Node> = Vec::new();
-    let mut stack: Vec<usize> = Vec::new();
-    let mut pos = 0;
+/// Scans the XML, handing each entity (or the skip of a truncated one) to `sink` as soon as its
+/// element closes. Only the open elements are held (with the children an entity is read from),
+/// and only the unfinished construct of the input (a tag, a text, a comment).
+fn scan(win: &mut Window<'_>, log: &mut EntityLog, sink: &mut Sink) -> Result<(), ParseError> {
+    let mut stack: Vec<Node> = Vec::new();
     let mut line = 1;
-    let count = |from: usize, to: usize| memchr::memchr_iter(b'\n', &b[from..to]).count();
+    // Where the warnings of the open top-level element begin: a cut is warned before them.
+    let mut mark = log.warnings.len();
     let mut truncated = false;
-    while pos < b.len() {
+    loop {
+        let b = &win.buf[..];
+        let pos = win.pos;
+        let count = |from: usize, to: usize| memchr::memchr_iter(b'\n', &b[from..to]).count();
         let Some(off) = memchr::memchr(b'<', &b[pos..]) else {
+            if stack.is_empty() {
+                // Text outside elements is ignored: drop it.
+                line += count(pos, b.len());
+                win.pos = b.len();
+            }
+            if win.more()? {
+                continue;
+            }
             break;
         };
         let lt = pos + off;
-        if let Some(&top) = stack.last() {
-            let t = unescape(&text[pos..lt]);
-            nodes[top].text.push_str(&t);
+        if let Some(top) = stack.last_mut() {
+            if TEXT.contains(&top.name.as_str()) {
+                top.text.push_str(&unescape(&text_of(&b[pos..lt])));
+            }
         }
         line += count(pos, lt);
+        win.pos = lt;
         let rest = &b[lt..];
         let find = |pat: &[u8]| memmem::find(rest, pat).map(|i| lt + i);
-        if rest.starts_with(b"<?") {
-            let Some(e) = find(b"?>") else {
-                truncated = true;
-                break;
-            };
-            line += count(lt, e);
-            pos = e + 2;
+        // The end of the construct at `lt`, or None when the input stops inside it.
+        let end = if rest.starts_with(b"<?") {
+            find(b"?>").map(|e| (e, e + 2))
         } else if rest.starts_with(b"<!--") {
-            let Some(e) = find(b"-->") else {
-                truncated = true;
-                break;
-            };
-            line += count(lt, e);
-            pos = e + 3;
+            find(b"-->").map(|e| (e, e + 3))
         } else if rest.starts_with(b"<![CDATA[") {
-            let Some(e) = find(b"]]>") else {
-                truncated = true;
-                break;
-            };
-            if let Some(&top) = stack.last() {
-                nodes[top].text.push_str(&text[lt + 9..e]);
-            }
-            line += count(lt, e);
-            pos = e + 3;
+            find(b"]]>").map(|e| (e, e + 3))
         } else if rest.starts_with(b"<!") {
-            let Some(e) = tag_end(b, lt + 2) else {
-                truncated = true;
-                break;
-            };
-            line += count(lt, e);
-            pos = e + 1;
+            tag_end(b, lt + 2).map(|e| (e, e + 1))
         } else if rest.starts_with(b"</") {
-            let Some(e) = memchr::memchr(b'>', rest).map(|i| lt + i) else {
-                truncated = true;
-                break;
-            };
-            let name = local(text[lt + 2..e].trim());
+            memchr::memchr(b'>', rest).map(|i| (lt + i, lt + i + 1))
+        } else {
+            tag_end(b, lt + 1).map(|e| (e, e + 1))
+        };
+        let Some((e, next)) = end else {
+            if win.more()? {
+                continue;
+            }
+            truncated = true;
+            break;
+        };
+        if rest.starts_with(b"<![CDATA[") {
+            if let Some(top) = stack.last_mut() {
+                if TEXT.contains(&top.name.as_str()) {
+                    top.text.push_str(&text_of(&b[lt + 9..e]));
+                }
+            }
+        } else if rest.starts_with(b"</") {
+            let name_text = text_of(&b[lt + 2..e]);
+            let name = local(name_text.trim());
             let Some(top) = stack.pop() else {
                 return Err(ParseError::section(
                     SECTION,
@@ -271,121 +381,120 @@ fn scan(text: &str, log: &mut EntityLog, sink: &mut Sink) -> Result<(), ParseErr
                     format!("`</{name}>` with no open element"),
                 ));
             };
-            if nodes[top].name != name {
+            if top.name != name {
                 return Err(ParseError::section(
                     SECTION,
                     Some(line),
                     format!(
                         "`</{}>` closing the element opened on line {}",
-                        nodes[top].name, nodes[top].line
+                        top.name, top.line
                     ),
                     format!("`</{name}>`"),
                 ));
             }
-            nodes[top].closed = true;
-            pos = e + 1;
+            close(top, &mut stack, log, sink)?;
             if stack.is_empty() {
-                emit(&nodes, log, sink)?;
-                nodes.clear();
+                mark = log.warnings.len();
             }
-        } else {
-            let Some(e) = tag_end(b, lt + 1) else {
-                truncated = true;
-                break;
-            };
-            let inner = &text[lt + 1..e];
+        } else if !rest.starts_with(b"<!") && !rest.starts_with(b"<?") {
+            let inner_text = text_of(&b[lt + 1..e]);
+            let inner: &str = &inner_text;
             let empty = inner.ends_with('/');
             let inner = inner.strip_suffix('/').unwrap_or(inner);
             let name_end = inner
                 .find(|c: char| c.is_whitespace())
                 .unwrap_or(inner.len());
-            let name = local(&inner[..name_end]).to_string();
-            let id = nodes.len();
-            nodes.push(Node {
-                name,
+            let node = Node {
+                name: local(&inner[..name_end]).to_string(),
                 text: String::new(),
                 children: Vec::new(),
                 line,
-                closed: empty,
-            });
-            if let Some(&top) = stack.last() {
-                nodes[top].children.push(id);
-            }
-            line += count(lt, e);
-            pos = e + 1;
-            if !empty {
-                stack.push(id);
-            } else if stack.is_empty() {
-                emit(&nodes, log, sink)?;
-                nodes.clear();
+            };
+            if empty {
+                close(node, &mut stack, log, sink)?;
+                if stack.is_empty() {
+                    mark = log.warnings.len();
+                }
+            } else {
+                stack.push(node);
             }
         }
+        line += count(lt, e);
+        win.pos = next;
     }
     if !stack.is_empty() || truncated {
-        log.warn(format!(
-            "the XML stops at line {line} before its elements are closed (truncated file): \
-             the entities written completely are kept"
-        ));
-        emit(&nodes, log, sink)?;
+        log.warnings.insert(
+            mark.min(log.warnings.len()),
+            format!(
+                "the XML stops at line {line} before its elements are closed (truncated file): \
+                 the entities written completely are kept"
+            ),
+        );
+        // The open elements, outermost first: a fault is an error, an entity is left out. The
+        // next open element is a child too (the last one).
+        for (i, n) in stack.iter().enumerate() {
+            let open = stack.get(i + 1);
+            fault(n, open)?;
+            let r = child(n, "entityRefId").or(open.filter(|c| c.name == "entityRefId"));
+            if let Some(r) = r {
+                sink(
+                    Err(SkippedLine {
+                        line: n.line,
+                        reason: format!(
+                            "entity `{}` cut short by the end of the text: left out",
+                            r.text.trim()
+                        ),
+                    }),
+                    log,
+                )?;
+            }
+        }
     }
     Ok(())
 }
 
-fn child<'a>(nodes: &'a [Node], n: &Node, name: &str) -> Option<&'a Node> {
-    n.children
-        .iter()
-        .map(|&c| &nodes[c])
-        .find(|c| c.name == name)
+fn child<'a>(n: &'a Node, name: &str) -> Option<&'a Node> {
+    n.children.iter().find(|c| c.name == name)
 }
 
-/// Reads the entities of one scanned tree.
-fn emit(nodes: &[Node], log: &mut EntityLog, sink: &mut Sink) -> Result<(), ParseError> {
-    for n in nodes {
-        if n.name == "Fault" {
-            let msg = n
-                .children
-                .iter()
-                .map(|&c| &nodes[c])
-                .find(|c| c.name == "faultstring")
-                .map(|c| c.text.trim().to_string())
-                .unwrap_or_default();
-            return Err(ParseError::section(
-                SECTION,
-                Some(n.line),
-                "a VsanPerfQueryPerf response",
-                format!("a SOAP fault: {msg}"),
-            ));
-        }
-        let Some(r) = child(nodes, n, "entityRefId") else {
-            continue;
-        };
-        if !n.closed {
-            sink(
-                Err(SkippedLine {
-                    line: n.line,
-                    reason: format!(
-                        "entity `{}` cut short by the end of the text: left out",
-                        r.text.trim()
-                    ),
-                }),
-                log,
-            )?;
-            continue;
-        }
+/// The error for a `Fault` element, quoting its `faultstring` (among its closed children, or
+/// `open`, the child still open when the text stops).
+fn fault(n: &Node, open: Option<&Node>) -> Result<(), ParseError> {
+    if n.name != "Fault" {
+        return Ok(());
+    }
+    let msg = child(n, "faultstring")
+        .or(open.filter(|c| c.name == "faultstring"))
+        .map(|c| c.text.trim().to_string())
+        .unwrap_or_default();
+    Err(ParseError::section(
+        SECTION,
+        Some(n.line),
+        "a VsanPerfQueryPerf response",
+        format!("a SOAP fault: {msg}"),
+    ))
+}
+
+/// An element has closed: a fault is an error, an entity is converted; the element is kept as
+/// a child of its parent when an entity is read from it ([`KEPT`]).
+fn close(
+    n: Node,
+    stack: &mut [Node],
+    log: &mut EntityLog,
+    sink: &mut Sink,
+) -> Result<(), ParseError> {
+    fault(&n, None)?;
+    if let Some(r) = child(&n, "entityRefId") {
         let mut m = MetricCsv {
             ref_id: r.text.trim().to_string(),
-            sample_info: child(nodes, n, "sampleInfo").map(|s| s.text.clone()),
+            sample_info: child(&n, "sampleInfo").map(|s| s.text.clone()),
             line: Some(n.line),
             ..MetricCsv::default()
         };
-        for &c in &n.children {
-            let v = &nodes[c];
-            if v.name != "value" {
-                continue;
-            }
-            let id = child(nodes, v, "metricId");
+        for v in n.children.iter().filter(|c| c.name == "value") {
+            let id = child(v, "metricId");
             let label = id
-                .and_then(|id| child(nodes, id, "label"))
+                .and_then(|id| child(id, "label"))
                 .map(|l| l.text.trim().to_string())
                 .unwrap_or_default();
             if label.is_empty() {
@@ -399,12 +508,17 @@ fn emit(nodes: &[Node], log: &mut EntityLog, sink: &mut Sink) -> Result<(), Pars
             m.series.push(SeriesCsv {
                 label,
                 interval: id
-                    .and_then(|id| child(nodes, id, "metricsCollectInterval"))
+                    .and_then(|id| child(id, "metricsCollectInterval"))
                     .and_then(|i| i.text.trim().parse().ok()),
-                values: child(nodes, v, "values").map(|x| x.text.clone()),
+                values: child(v, "values").map(|x| x.text.clone()),
             });
         }
         sink(Ok(m), log)?;
+    }
+    if let Some(parent) = stack.last_mut() {
+        if KEPT.contains(&n.name.as_str()) {
+            parent.children.push(n);
+        }
     }
     Ok(())
 }
@@ -432,7 +546,12 @@ fn py_value(rest: &str) -> Option<String> {
     Some(r.to_string())
 }
 
-fn parse_text_form(text: &str, log: &mut EntityLog, notes: &mut Notes) -> Result<(), ParseError> {
+/// The text form, line by line: the state kept is the entity being read.
+fn parse_text_form(
+    src: &mut dyn BufRead,
+    log: &mut EntityLog,
+    notes: &mut Notes,
+) -> Result<(), ParseError> {
     let mut cur: Option<MetricCsv> = None;
     let mut pending: Option<SeriesCsv> = None;
     let flush_series = |cur: &mut Option<MetricCsv>, pending: &mut Option<SeriesCsv>| {
@@ -440,7 +559,13 @@ fn parse_text_form(text: &str, log: &mut EntityLog, notes: &mut Notes) -> Result
             c.series.push(p);
         }
     };
-    for (i, raw) in text.lines().enumerate() {
+    let mut buf = Vec::new();
+    for i in 0.. {
+        buf.clear();
+        if src.read_until(b'\n', &mut buf).map_err(io_error)? == 0 {
+            break;
+        }
+        let raw = text_of(&buf);
         let l = raw.trim();
         let Some((key, rest)) = l.split_once(" = ") else {
             continue;

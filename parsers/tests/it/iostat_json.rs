@@ -311,3 +311,70 @@ proptest! {
         let _ = parse(&text[..n]);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming (`IostatJson::parse_stream`): the same records from a reader read in small pieces.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn iostat_json_streams_in_small_reads_as_parse_bytes() {
+    use crate::sadf::{stream_small_reads, utf16le};
+    use sizer_parsers::iostat_json::IostatJson;
+    use sizer_parsers::Parsed;
+    for f in ["x-11.5-old-keys-t.json", "d-12.0-interrupted-iso.json"] {
+        let bytes = std::fs::read(fixture(f)).unwrap();
+        let Ok(Parsed::Devices(log)) = stream_small_reads(&IostatJson, &bytes) else {
+            panic!("{f}: not a device log");
+        };
+        let Ok(Parsed::Devices(whole)) = sizer_parsers::parse_bytes(&bytes) else {
+            panic!("{f}: not a device log");
+        };
+        assert_eq!(log, whole, "{f}");
+        let text = String::from_utf8(bytes).unwrap();
+        let Ok(Parsed::Devices(u16)) = stream_small_reads(&IostatJson, &utf16le(&text)) else {
+            panic!("{f}: not a device log");
+        };
+        assert_eq!(u16, whole, "{f} in UTF-16");
+    }
+    // Real values: x-11.5-old-keys-t.json, host db02.example.com, elements of lines 11 and 19,
+    // sda at 10:00:00 with r 20.00 and rkB 320.00 (11.5.x keys), the first since boot.
+    let bytes = std::fs::read(fixture("x-11.5-old-keys-t.json")).unwrap();
+    let Ok(Parsed::Devices(log)) = stream_small_reads(&IostatJson, &bytes) else {
+        panic!("not a device log");
+    };
+    assert_eq!(log.header.as_ref().unwrap().host, "db02.example.com");
+    assert_eq!((log.reports[0].line, log.reports[1].line), (11, 19));
+    assert!(log.reports[0].since_boot && !log.reports[1].since_boot);
+    let sda = dev(&log, 0, "sda");
+    assert_eq!(sda.value("r/s"), Some(20.0));
+    close(sda.normalised.read_bytes_per_s, 320.0 * 1024.0, "rkB");
+    // d-12.0-interrupted-iso.json: cut in its third record, the two before kept.
+    let bytes = std::fs::read(fixture("d-12.0-interrupted-iso.json")).unwrap();
+    let Ok(Parsed::Devices(log)) = stream_small_reads(&IostatJson, &bytes) else {
+        panic!("not a device log");
+    };
+    assert_eq!(log.reports.len(), 2);
+    assert!(log.skipped[0].reason.contains("kept the 2 complete"));
+    close(dev(&log, 1, "vda").normalised.total_iops, 50.0, "tps");
+}
+
+#[test]
+fn iostat_json_stream_errors_name_the_same_line() {
+    use crate::sadf::stream_small_reads;
+    use sizer_parsers::iostat_json::IostatJson;
+    let bytes = std::fs::read(fixture("bad-decimal-comma-11.5.1.json")).unwrap();
+    let streamed = stream_small_reads(&IostatJson, &bytes).unwrap_err();
+    let whole = parse_bytes(&bytes).unwrap_err();
+    assert_eq!(streamed.to_string(), whole.to_string());
+    let msg = streamed.to_string();
+    assert!(
+        msg.contains("line 13 column") && msg.contains("LC_ALL=C"),
+        "{msg}"
+    );
+    // Cut before the first complete record: an error naming the cut's line.
+    let text = std::fs::read_to_string(fixture("d-12.0-interrupted-iso.json")).unwrap();
+    let cut = &text[..text.find("\"kB_read/s\"").unwrap()];
+    let e = stream_small_reads(&IostatJson, cut.as_bytes()).unwrap_err();
+    assert_eq!(e.to_string(), parse(cut).unwrap_err().to_string());
+    assert!(e.to_string().contains("line 14"), "{e}");
+}

@@ -716,3 +716,113 @@ fn sadf_d_stream_errors_name_the_same_line() {
     assert_eq!(whole, streamed);
     assert!(streamed.contains("line 3"), "{streamed}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming (`SadfJson::parse_stream`): the same records from a reader read in small pieces.
+// The helpers are shared with the iostat JSON and vSAN streaming tests.
+// ---------------------------------------------------------------------------------------------
+
+/// A reader that hands over at most 7 bytes per read.
+pub(crate) struct Trickle<'a>(pub(crate) &'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(7).min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `bytes` through `parser.parse_stream` in reads of at most 7 bytes (a `BufReader` of
+/// capacity 16 on top), collected.
+pub(crate) fn stream_small_reads(
+    parser: &dyn sizer_parsers::FormatParser,
+    bytes: &[u8],
+) -> Result<sizer_parsers::Parsed, ParseError> {
+    let mut src = std::io::BufReader::with_capacity(16, Trickle(bytes));
+    let mut sink = sizer_parsers::sink::Collect::new();
+    parser.parse_stream(
+        &mut src,
+        &sizer_parsers::ParseSettings::default(),
+        &mut sink,
+    )?;
+    Ok(sink.into_parsed().expect("records"))
+}
+
+/// UTF-16LE with its byte-order mark.
+pub(crate) fn utf16le(text: &str) -> Vec<u8> {
+    let mut out = vec![0xFF, 0xFE];
+    for u in text.encode_utf16() {
+        out.extend_from_slice(&u.to_le_bytes());
+    }
+    out
+}
+
+#[test]
+fn sadf_json_streams_in_small_reads_as_parse_bytes() {
+    use sizer_parsers::Parsed;
+    let bytes = std::fs::read(fixture("j-11-utc-disk-io.json")).unwrap();
+    let Ok(Parsed::Devices(log)) = stream_small_reads(&sizer_parsers::sadf::SadfJson, &bytes)
+    else {
+        panic!("not a device log");
+    };
+    let Ok(Parsed::Devices(whole)) = sizer_parsers::parse_bytes(&bytes) else {
+        panic!("not a device log");
+    };
+    assert_eq!(log, whole);
+    // Real values of the fixture: host db03.example.com, the element of line 11 at 02:10:01,
+    // the second of line 22; `io` rtps 80.00, dev8-0 `rd_sec` 2560.00.
+    assert_eq!(log.header.as_ref().unwrap().host, "db03.example.com");
+    assert_eq!(log.reports.len(), 2);
+    assert_eq!((log.reports[0].line, log.reports[1].line), (11, 22));
+    assert_eq!(
+        log.reports[0].timestamp.as_deref(),
+        Some("2021-06-07 02:10:01")
+    );
+    close(dev(&log, 0, SAR_B).normalised.read_iops, 80.0, "rtps");
+    close(
+        dev(&log, 0, "dev8-0").normalised.read_bytes_per_s,
+        2560.0 * 512.0,
+        "rd_sec",
+    );
+    // The same document in UTF-16 (decoded on the fly) and with a UTF-8 byte-order mark.
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let Ok(Parsed::Devices(u16)) =
+        stream_small_reads(&sizer_parsers::sadf::SadfJson, &utf16le(&text))
+    else {
+        panic!("not a device log");
+    };
+    assert_eq!(u16, whole);
+    let bom = [&b"\xEF\xBB\xBF"[..], &bytes].concat();
+    let Ok(Parsed::Devices(b)) = stream_small_reads(&sizer_parsers::sadf::SadfJson, &bom) else {
+        panic!("not a device log");
+    };
+    assert_eq!(b, whole);
+}
+
+#[test]
+fn sadf_json_stream_errors_name_the_same_line() {
+    let bytes = std::fs::read(fixture("bad-missing-comma.json")).unwrap();
+    let streamed = stream_small_reads(&sizer_parsers::sadf::SadfJson, &bytes).unwrap_err();
+    let whole = sizer_parsers::parse_bytes(&bytes).unwrap_err();
+    assert_eq!(streamed.to_string(), whole.to_string());
+    assert!(streamed.to_string().contains("line "), "{streamed}");
+    // A document cut inside its second record keeps the first, streamed or whole.
+    let text = std::fs::read_to_string(fixture("j-11-utc-disk-io.json")).unwrap();
+    let cut = &text[..text.find("02:20:01").unwrap()];
+    let Ok(sizer_parsers::Parsed::Devices(log)) =
+        stream_small_reads(&sizer_parsers::sadf::SadfJson, cut.as_bytes())
+    else {
+        panic!("not a device log");
+    };
+    assert_eq!(*log, parse_json(cut).unwrap());
+    assert_eq!(log.reports.len(), 1);
+    assert_eq!(log.skipped.len(), 1);
+    assert_eq!(log.skipped[0].line, 23);
+    assert!(
+        log.skipped[0].reason.contains("kept the 1 complete"),
+        "{:?}",
+        log.skipped
+    );
+}

@@ -1257,3 +1257,127 @@ fn powercli_table_views_stream_in_small_reads() {
         vec![4, 5]
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streaming (`VsanJson::parse_stream`, `VsanSoap::parse_stream`): the same series from a reader
+// read in small pieces.
+// ---------------------------------------------------------------------------------------------
+
+/// `bytes` streamed by `parser` in small reads, as an entity log.
+fn streamed_entities(
+    parser: &dyn sizer_parsers::FormatParser,
+    bytes: &[u8],
+) -> Result<EntityLog, ParseError> {
+    match crate::sadf::stream_small_reads(parser, bytes)? {
+        sizer_parsers::Parsed::Entities(log) => Ok(*log),
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+/// The entity log `parse_bytes` gives for `bytes`.
+fn whole_entities(bytes: &[u8]) -> EntityLog {
+    match sizer_parsers::parse_bytes(bytes) {
+        Ok(sizer_parsers::Parsed::Entities(log)) => *log,
+        other => panic!("not an entity log: {other:?}"),
+    }
+}
+
+#[test]
+fn vsan_json_streams_in_small_reads_as_parse_bytes() {
+    for f in [
+        "query-perf-vijson.json",
+        "query-perf-powershell.json",
+        "query-perf-front-back-raid5-pattern.json",
+    ] {
+        let bytes = std::fs::read(fixture(f)).unwrap();
+        let log = streamed_entities(&vsan::VsanJson, &bytes).unwrap();
+        assert_eq!(log, whole_entities(&bytes), "{f}");
+        let text = String::from_utf8(bytes).unwrap();
+        let u16 = crate::sadf::utf16le(&text);
+        assert_eq!(
+            streamed_entities(&vsan::VsanJson, &u16).unwrap(),
+            log,
+            "{f} in UTF-16"
+        );
+    }
+    // Real values: query-perf-vijson.json, cluster-domclient 52a3c7e1-…, iopsRead 1200,1350,1100.
+    let bytes = std::fs::read(fixture("query-perf-vijson.json")).unwrap();
+    let log = streamed_entities(&vsan::VsanJson, &bytes).unwrap();
+    let c = "52a3c7e1-4f0b-9d2e-8c61-0f3b5e7a9d14";
+    assert_eq!(
+        series(&log, "cluster-domclient", c, "iopsRead").values,
+        vec![Some(1200.0), Some(1350.0), Some(1100.0)]
+    );
+    // Errors name the same line, streamed or whole.
+    let bytes = std::fs::read(fixture("bad-length-mismatch.json")).unwrap();
+    let e = streamed_entities(&vsan::VsanJson, &bytes).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        sizer_parsers::parse_bytes(&bytes).unwrap_err().to_string()
+    );
+    let bad = b"[{\"entityRefId\": \"a:b\",\n \"value\": [}]";
+    let e = streamed_entities(&vsan::VsanJson, bad).unwrap_err();
+    assert!(e.to_string().contains("line 2"), "{e}");
+}
+
+#[test]
+fn vsan_soap_streams_in_small_reads_as_parse_bytes() {
+    for f in ["perf-stats-dump.txt", "perf-stats-text.txt"] {
+        let bytes = std::fs::read(fixture(f)).unwrap();
+        let log = streamed_entities(&vsan::VsanSoap, &bytes).unwrap();
+        assert_eq!(log, whole_entities(&bytes), "{f}");
+    }
+    // Real values: perf-stats-dump.txt joins two pages of cluster-domclient 52a3c7e1-… iopsRead.
+    let bytes = std::fs::read(fixture("perf-stats-dump.txt")).unwrap();
+    let log = streamed_entities(&vsan::VsanSoap, &bytes).unwrap();
+    let c = "52a3c7e1-4f0b-9d2e-8c61-0f3b5e7a9d14";
+    assert_eq!(
+        series(&log, "cluster-domclient", c, "iopsRead").values,
+        vec![Some(800.0), Some(820.0), Some(1200.0), Some(1250.0)]
+    );
+    assert_eq!(log.series.len(), 8);
+    // Cut inside the capacity-disk entity of the first page: the same kept entities, skip and
+    // warnings, in the same order.
+    let text = String::from_utf8(bytes).unwrap();
+    let cut = &text[..text.find("<label>latencyDevDAvg").unwrap()];
+    let log = streamed_entities(&vsan::VsanSoap, cut.as_bytes()).unwrap();
+    assert_eq!(log, vsan::parse(cut).unwrap());
+    assert_eq!(log.series.len(), 4);
+    assert_eq!(log.skipped[0].line, 2);
+    // The OpenTelemetry receiver's SOAP mock: iopsRead 10, 11.
+    if let Some(xml) = corpus_text("otel_vcenterreceiver_mock_cluster-vsan.xml") {
+        let log = streamed_entities(&vsan::VsanSoap, xml.as_bytes()).unwrap();
+        assert_eq!(log, vsan::parse(&xml).unwrap());
+        let e = "a8c9996d-be82-4487-94fe-821dff259a6a";
+        assert_eq!(
+            series(&log, "cluster-domclient", e, "iopsRead").values,
+            vec![Some(10.0), Some(11.0)]
+        );
+    }
+    // A closing tag that does not match names its line.
+    let x = b"<obj>\n<VsanPerfEntityMetricCSV>\n<entityRefId>a:b</sampleInfo>";
+    let e = streamed_entities(&vsan::VsanSoap, x).unwrap_err();
+    assert!(e.to_string().contains("line 3"), "{e}");
+}
+
+#[test]
+fn vsan_soap_cut_inside_the_entity_ref_still_names_the_entity() {
+    // perf-stats-dump.txt cut inside the closing tag of the capacity-disk entityRefId (line 2):
+    // the open entity is left out, named, streamed or whole.
+    let text = fixture_text("perf-stats-dump.txt");
+    let at = text.find("capacity-disk:52b0f4a1").unwrap();
+    let at = at + text[at..].find("</entityRefId>").unwrap() + "</ent".len();
+    let cut = &text[..at];
+    let log = streamed_entities(&vsan::VsanSoap, cut.as_bytes()).unwrap();
+    assert_eq!(log, vsan::parse(cut).unwrap());
+    assert_eq!(log.skipped.len(), 1);
+    assert_eq!(log.skipped[0].line, 2);
+    assert!(
+        log.skipped[0]
+            .reason
+            .contains("capacity-disk:52b0f4a1-6c3d-4e2f-8a9b-0c1d2e3f4a5b"),
+        "{:?}",
+        log.skipped
+    );
+    assert_eq!(log.series.len(), 4, "the cluster entity of page 1 only");
+}
