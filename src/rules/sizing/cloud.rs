@@ -1,5 +1,6 @@
 //! Sizing a cloud volume tier: 1..=max_volumes equal volumes, the fewest (or cheapest) that fit.
 
+use super::host::hosts_for_tier;
 use super::volume::*;
 use super::*;
 
@@ -11,7 +12,7 @@ use super::*;
 pub(crate) fn size_cloud(
     tier: &Tier,
     spec: &CloudVolumeSpec,
-    platform: Option<&Platform>,
+    platform: Option<(&Platform, &[Instance])>,
     instance: Option<&Instance>,
     policy: &CloudPolicy,
     hours_per_month: f64,
@@ -118,7 +119,7 @@ pub(crate) fn size_cloud(
             max_iops,
             max_mb_s,
         });
-    } else if let Some(p) = platform {
+    } else if let Some((p, catalogued)) = platform {
         if let Some(max) = p.instance_max_iops.filter(|m| counted > *m + EPS) {
             o.infeasible_reason = Some(Infeasible::PlatformIops {
                 needed: counted,
@@ -133,6 +134,13 @@ pub(crate) fn size_cloud(
                 max,
                 platform: p.id.clone(),
             });
+            return o;
+        }
+        // The VM-size answer: the smallest host per family that drives this to this tier.
+        let (hosts, none) = hosts_for_tier(catalogued, &p.id, &tier.id, counted, w.sized_mb_s);
+        o.hosts = hosts;
+        if none.is_some() {
+            o.infeasible_reason = none;
             return o;
         }
     }
