@@ -173,3 +173,29 @@ fn hyperdisk_extreme_needs_a_large_vm_even_for_a_small_load() {
     let r = recommend(&builtin(), &d, &opts);
     assert!(option(&r, "gcp.pd-balanced").hosts.is_empty());
 }
+
+#[test]
+fn a_host_that_cannot_attach_a_tier_quotes_the_reason_from_its_source() {
+    // rules/tiers.toml n2-standard-16: "pd-extreme needs N2 >= 64 vCPU (PDX-M); Hyperdisk
+    // Extreme: N2 not in the GCP-HDX2 restriction list of supported series"; c4-standard-192:
+    // "'C4 doesn't support Persistent Disk' (GCP-GPM)".
+    let d = load(2000.0, 0.7, 8.0);
+    let on = |inst: &str| Options {
+        instance: Some(inst.into()),
+        ..no_headroom(&["gcp"])
+    };
+    let r = recommend(&builtin(), &d, &on("n2-standard-16"));
+    assert_eq!(
+        reason(option(&r, "gcp.pd-extreme")),
+        "n2-standard-16 cannot attach this tier (pd-extreme needs N2 >= 64 vCPU (PDX-M))"
+    );
+    assert_eq!(
+        reason(option(&r, "gcp.hyperdisk-extreme")),
+        "n2-standard-16 cannot attach this tier (Hyperdisk Extreme: N2 not in the GCP-HDX2 restriction list of supported series)"
+    );
+    let r = recommend(&builtin(), &d, &on("c4-standard-192"));
+    assert_eq!(
+        reason(option(&r, "gcp.pd-ssd")),
+        "c4-standard-192 cannot attach this tier ('C4 doesn't support Persistent Disk' (GCP-GPM))"
+    );
+}

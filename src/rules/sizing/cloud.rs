@@ -87,13 +87,7 @@ pub(crate) fn size_cloud(
         if i.tiers_unavailable.iter().any(|t| t == &tier.id) {
             o.infeasible_reason = Some(Infeasible::NotAttachable {
                 instance: i.id.clone(),
-                source: i
-                    .source
-                    .split(';')
-                    .next()
-                    .unwrap_or(&i.source)
-                    .trim()
-                    .to_string(),
+                source: attach_reason(&i.source, &tier.id),
             });
             return o;
         }
@@ -363,4 +357,40 @@ pub(crate) fn size_cloud(
         o.binding_limits.push(Binding::CapacitySetsSize);
     }
     o
+}
+
+/// The part of a host type's `source` (`;`-separated) that says why it cannot attach `tier_id`:
+/// the first part naming the tier (its id after the platform, `pd-extreme`, with or without the
+/// hyphen; Persistent Disk for `pd-*`) together with a restriction ("needs", "require", "not
+/// in", "not among", "not offered", "support"); else the first part naming it; else the first.
+pub(super) fn attach_reason(source: &str, tier_id: &str) -> String {
+    let short = tier_id.split_once('.').map_or(tier_id, |(_, t)| t);
+    let mut names = vec![short.to_string(), short.replace('-', " ")];
+    if short.starts_with("pd-") {
+        names.push("persistent disk".to_string());
+    }
+    let parts: Vec<&str> = source.split(';').map(str::trim).collect();
+    let names_it = |p: &&str| {
+        let l = p.to_lowercase();
+        names.iter().any(|n| l.contains(n.as_str()))
+    };
+    let restricts = |p: &&str| {
+        let l = p.to_lowercase();
+        [
+            "need",
+            "require",
+            "not in ",
+            "not among",
+            "not offered",
+            "support",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+    };
+    parts
+        .iter()
+        .find(|p| names_it(p) && restricts(p))
+        .or_else(|| parts.iter().find(|p| names_it(p)))
+        .or_else(|| parts.first())
+        .map_or_else(String::new, |p| p.to_string())
 }
