@@ -243,7 +243,7 @@ fn explanation_latency_flash_and_hosts() {
             fits: vec![("m5.8xlarge".into(), 30000.0, 850.0)]
         }
         .to_string(),
-        "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; catalogued host types that can: m5.8xlarge (30,000 IOPS, 850.00 MB/s)."
+        "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; the smallest catalogued host types that can (one per family): m5.8xlarge (30,000 IOPS, 850.00 MB/s)."
     );
 }
 

@@ -594,3 +594,81 @@ fn sizing_notes() {
         assert_eq!(json(&option_note), words);
     }
 }
+
+#[test]
+fn host_choices_are_worded_per_family() {
+    use crate::report::wording::HostLine;
+    use crate::rules::schema::HostFamily;
+    use crate::rules::{HostChoice, HostFit};
+    let fit = |id: &str, vcpus: Option<u32>, mem: Option<f64>, iops: f64, mb: f64| HostFit {
+        id: id.into(),
+        vcpus,
+        memory_gib: mem,
+        max_iops: iops,
+        max_mb_s: mb,
+    };
+    let hosts = vec![
+        HostChoice {
+            family: HostFamily::General,
+            catalogued: 1,
+            host: None,
+            largest: Some(fit("Standard_D16s_v5", None, None, 25600.0, 600.0)),
+        },
+        HostChoice {
+            family: HostFamily::Memory,
+            catalogued: 9,
+            host: Some(fit(
+                "Standard_E16bds_v5",
+                Some(16),
+                Some(128.0),
+                88400.0,
+                2300.0,
+            )),
+            largest: None,
+        },
+        HostChoice {
+            family: HostFamily::Storage,
+            catalogued: 0,
+            host: None,
+            largest: None,
+        },
+    ];
+    let line = HostLine {
+        tier: "Azure Premium SSD v2",
+        hosts: &hosts,
+        iops: 1900.0,
+        counted: false,
+        mb_s: 788.43,
+    };
+    assert_eq!(
+        line.to_string(),
+        "Host: the smallest catalogued VM per family that drives 1,900 IOPS and 788.43 MB/s to Azure Premium SSD v2 — general purpose: the only one catalogued, `Standard_D16s_v5` (25,600 IOPS, 600 MB/s), cannot; memory optimised: `Standard_E16bds_v5` (16 vCPU, 128 GiB; 88,400 IOPS, 2,300 MB/s); storage optimised: none catalogued for this tier."
+    );
+    let many = HostChoice {
+        family: HostFamily::Memory,
+        catalogued: 5,
+        host: None,
+        largest: Some(fit(
+            "m3-ultramem-128",
+            Some(128),
+            Some(3904.0),
+            80000.0,
+            1258.29,
+        )),
+    };
+    assert_eq!(
+        many.to_string(),
+        "memory optimised: none of the 5 catalogued can; the largest: `m3-ultramem-128` (128 vCPU, 3,904 GiB; 80,000 IOPS, 1,258.29 MB/s)"
+    );
+    let r = Infeasible::NoHostCanDrive {
+        needed_iops: 150000.0,
+        needed_mb_s: 1228.8,
+        platform: "gcp".into(),
+        most_iops: Some(("n2-standard-64".into(), 100000.0)),
+        most_mb_s: Some(("n2-standard-16".into(), 1258.29)),
+    };
+    assert_eq!(
+        json(&r),
+        "needs 150,000 IOPS and 1,228.80 MB/s: no catalogued gcp VM can drive that to this tier (the most: n2-standard-64, 100,000 IOPS; n2-standard-16, 1,258.29 MB/s)"
+    );
+}

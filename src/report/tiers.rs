@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use comfy_table::Cell;
 
-use crate::report::fmt::{cell_text, fmt_num, right, table};
+use crate::report::fmt::{cell_text, fmt_num, fmt_trim, right, table};
 
 /// One tier of the catalogue in words: (size range, IOPS model, throughput model, price).
 fn tier_terms(t: &crate::rules::Tier) -> [String; 4] {
@@ -281,6 +281,15 @@ pub fn tiers_markdown(
             continue;
         }
         writeln!(out, "## {} (`{}`)\n", p.name, p.id)?;
+        if let (Some(iops), Some(mb_s)) = (p.instance_max_iops, p.instance_max_mb_s) {
+            writeln!(
+                out,
+                "Platform cap without `--instance` (the most its largest host drives): {} IOPS, {} MB/s. Source: {}\n",
+                fmt_num(iops, 0),
+                fmt_trim(mb_s),
+                p.source
+            )?;
+        }
         let mut t = table(&[
             "Tier",
             "Media",
@@ -312,9 +321,15 @@ pub fn tiers_markdown(
             .filter(|i| i.platform == p.id)
             .collect();
         if !inst.is_empty() {
-            writeln!(out, "Host caps (`--instance`):\n")?;
+            writeln!(
+                out,
+                "Host caps (`--instance`; without it, each answer names the smallest per family that drives the demand):\n"
+            )?;
             let mut t = table(&[
                 "Instance",
+                "Family",
+                "vCPU",
+                "Memory (GiB)",
                 "Max IOPS",
                 "Max MB/s",
                 "Per-tier caps",
@@ -323,6 +338,9 @@ pub fn tiers_markdown(
             for i in inst {
                 t.add_row(vec![
                     Cell::new(format!("`{}`", i.id)),
+                    Cell::new(i.family.to_string()),
+                    Cell::new(i.vcpus.map_or_else(|| "–".into(), |v| v.to_string())),
+                    Cell::new(i.memory_gib.map_or_else(|| "–".into(), fmt_trim)),
                     Cell::new(fmt_num(i.max_iops, 0)),
                     Cell::new(fmt_num(i.max_mb_s, 2)),
                     Cell::new(
@@ -342,7 +360,7 @@ pub fn tiers_markdown(
                     Cell::new(cell_text(&i.source)),
                 ]);
             }
-            right(&mut t, &[1, 2]);
+            right(&mut t, &[2, 3, 4, 5]);
             writeln!(out, "{t}\n")?;
         }
     }

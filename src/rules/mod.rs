@@ -70,6 +70,8 @@ macro_rules! assert_close {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_hosts;
+#[cfg(test)]
 mod tests_tiers;
 pub mod vsan;
 
@@ -86,8 +88,8 @@ use sizing::Workload;
 
 pub use demand::{Demand, IopsFormula, IopsTerm};
 pub use recommendation::{
-    CostBreakdown, FiredRule, NotEvaluatedRule, NotFiredRule, OptionNote, Options,
-    PlatformRecommendation, Recommendation, TierOption, Unit,
+    CostBreakdown, FiredRule, HostChoice, HostFit, NotEvaluatedRule, NotFiredRule, OptionNote,
+    Options, PlatformRecommendation, Recommendation, TierOption, Unit,
 };
 pub use ruleset::{RuleSet, RulesError, BUILTIN_SIZING_TOML, BUILTIN_TIERS_TOML};
 
@@ -263,7 +265,7 @@ fn size_platform(
                 TierSpec::CloudVolume(spec) => sizing::size_cloud(
                     t,
                     spec,
-                    Some(p),
+                    Some((p, &rules.catalog.instances)),
                     instance,
                     &rules.sizing.cloud,
                     rules.catalog.meta.hours_per_month,
@@ -345,20 +347,22 @@ fn size_platform(
         a.lost_because = Some(LostBecause::Infeasible(a.infeasible_reason.clone()));
     }
     explanation.extend(flash);
-    // A host type too small for every tier: name the catalogued ones that are large enough.
+    // A host type too small for every tier: name the smallest catalogued one per family that is
+    // large enough.
     if let (Some(inst), None) = (instance, &recommended) {
-        let fits: Vec<(String, f64, f64)> = rules
+        let others: Vec<Instance> = rules
             .catalog
             .instances
             .iter()
-            .filter(|i| {
-                i.platform == p.id
-                    && i.id != inst.id
-                    && i.max_iops + 1e-9 >= w.sized_iops
-                    && i.max_mb_s + 1e-9 >= w.sized_mb_s
-            })
-            .map(|i| (i.id.clone(), i.max_iops, i.max_mb_s))
+            .filter(|i| i.id != inst.id)
+            .cloned()
             .collect();
+        let fits: Vec<(String, f64, f64)> =
+            sizing::smallest_per_family(&others, &p.id, None, w.sized_iops, w.sized_mb_s)
+                .into_iter()
+                .filter_map(|c| c.host)
+                .map(|h| (h.id, h.max_iops, h.max_mb_s))
+                .collect();
         explanation.push(if fits.is_empty() {
             Explanation::NoHostTypeFits {
                 platform: p.id.clone(),

@@ -8,7 +8,7 @@ use super::findings::{
     RuleNotApplied, SizingNote,
 };
 use super::grade;
-use super::schema::Effect;
+use super::schema::{Effect, HostFamily};
 
 /// Options of one recommendation.
 #[derive(Debug, Clone, Default)]
@@ -175,6 +175,41 @@ pub struct TierOption {
     pub avoided_by: Vec<String>,
     /// `source` strings of the tier and its sub-tables.
     pub sources: Vec<String>,
+    /// Cloud tiers without `--instance`: per host family (general, memory, storage), the
+    /// smallest catalogued host type that drives the counted IOPS and sized MB/s to this tier.
+    /// Empty for arrays and when an instance was given.
+    pub hosts: Vec<HostChoice>,
+}
+
+/// A host type's storage caps for one tier (`[[instance]]` of the catalogue, `caps_for`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HostFit {
+    /// Host type id (`r6i.8xlarge`).
+    pub id: String,
+    /// vCPUs; `None` = not in the catalogue.
+    pub vcpus: Option<u32>,
+    /// Memory, GiB; `None` = not in the catalogue.
+    pub memory_gib: Option<f64>,
+    /// Most IOPS it drives to this tier.
+    pub max_iops: f64,
+    /// Most MB/s (10^6 B/s) it drives to this tier.
+    pub max_mb_s: f64,
+}
+
+/// The VM-size answer for one host family: the smallest catalogued host type of the family
+/// (fewest vCPUs, then least memory, unknown last; then the lowest caps) that can attach the tier
+/// and drive the counted IOPS and sized MB/s to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HostChoice {
+    /// The family.
+    pub family: HostFamily,
+    /// Catalogued types of the family on the platform that can attach the tier.
+    pub catalogued: u32,
+    /// The smallest that drives the demand; `None` when none of them can (or none is catalogued).
+    pub host: Option<HostFit>,
+    /// When `host` is `None` and some are catalogued: the one that drives the most MB/s (then
+    /// IOPS) to the tier, for comparison.
+    pub largest: Option<HostFit>,
 }
 
 impl TierOption {

@@ -273,8 +273,8 @@ fn spinning_drives_are_not_preferred_when_small_reads_are_flash_class() {
 #[test]
 fn instance_tier_caps_must_name_a_tier_of_its_platform() {
     let tiers = BUILTIN_TIERS_TOML.replacen(
-        "tier_caps = [{ tier = \"gcp.pd-balanced\", max_iops = 20000, max_mb_s = 1258.29 }]",
-        "tier_caps = [{ tier = \"aws.gp3\", max_iops = 20000, max_mb_s = 1258.29 }]",
+        "{ tier = \"gcp.pd-balanced\", max_iops = 20000, max_mb_s = 1258.29 }",
+        "{ tier = \"aws.gp3\", max_iops = 20000, max_mb_s = 1258.29 }",
         1,
     );
     assert_ne!(tiers, BUILTIN_TIERS_TOML);
@@ -284,6 +284,28 @@ fn instance_tier_caps_must_name_a_tier_of_its_platform() {
             .contains("tier \"aws.gp3\" is on platform \"aws\", not the instance's \"gcp\""),
         "{err}"
     );
+}
+
+#[test]
+fn an_instance_above_its_platform_cap_is_an_error() {
+    // The Azure platform cap is 650,000 IOPS / 10,000 MB/s (Standard_M176bds_4_v3, AZ-MBDSV3):
+    // a host type claiming 10,001 MB/s contradicts it.
+    let tiers = BUILTIN_TIERS_TOML.replacen(
+        "id = \"Standard_M176bds_4_v3\"\nplatform = \"azure\"\nfamily = \"memory\"\nvcpus = 176\nmemory_gib = 3892\nmax_iops = 650000\nmax_mb_s = 10000",
+        "id = \"Standard_M176bds_4_v3\"\nplatform = \"azure\"\nfamily = \"memory\"\nvcpus = 176\nmemory_gib = 3892\nmax_iops = 650000\nmax_mb_s = 10001",
+        1,
+    );
+    assert_ne!(tiers, BUILTIN_TIERS_TOML);
+    let err = RuleSet::from_toml_strs(&tiers, "t.toml", BUILTIN_SIZING_TOML, "s").unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "10001 is above platform \"azure\" instance_max_mb_s 10000: the platform cap is the most its largest host can drive"
+        ),
+        "{err}"
+    );
+    // A host type without a family is an error too (the key is required).
+    let tiers = BUILTIN_TIERS_TOML.replacen("family = \"general\"\n", "", 1);
+    assert!(RuleSet::from_toml_strs(&tiers, "t.toml", BUILTIN_SIZING_TOML, "s").is_err());
 }
 
 #[test]

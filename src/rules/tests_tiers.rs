@@ -413,8 +413,11 @@ fn an_unpriced_tier_never_wins_over_priced_ones() {
 
 #[test]
 fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
-    // 30,000 IOPS at 16 KiB = 491.52 MB/s: an r5.4xlarge (18,750 IOPS) cannot drive it; of the
-    // catalogued AWS types, m5.8xlarge (exactly 30,000), m6i.16xlarge and r5b.24xlarge can.
+    // 30,000 IOPS at 16 KiB = 491.52 MB/s: an r5.4xlarge (18,750 IOPS) cannot drive it. The
+    // smallest catalogued AWS type per family that can (fewest vCPUs first, AWS-IT24): general
+    // m6i.8xlarge (32 vCPU, 40,000 IOPS, 1,250 MB/s; the m6i.4xlarge's 20,000 IOPS are too
+    // few); memory r6i.8xlarge (32 vCPU, 256 GiB, 40,000 / 1,250; r7i.8xlarge has the same
+    // figures and sorts after it by id); no storage-optimised type is catalogued.
     let d = load(30000.0, 0.7, 16.0);
     let opts = Options {
         instance: Some("r5.4xlarge".into()),
@@ -425,7 +428,7 @@ fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     assert!(aws.recommended.is_none());
     assert!(
         aws.explanation.iter().any(|e| e.to_string()
-            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; catalogued host types that can: m5.8xlarge (30,000 IOPS, 850.00 MB/s), m6i.16xlarge (80,000 IOPS, 2,500.00 MB/s), r5b.24xlarge (260,000 IOPS, 7,500.00 MB/s)."),
+            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; the smallest catalogued host types that can (one per family): m6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), r6i.8xlarge (40,000 IOPS, 1,250.00 MB/s)."),
         "{:?}",
         aws.explanation
     );

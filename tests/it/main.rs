@@ -9,3 +9,4 @@ mod hosts;
 mod snapshots;
 mod tiers;
 mod virt;
+mod vm_hosts;

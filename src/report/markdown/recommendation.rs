@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use comfy_table::{Cell, Table};
 
 use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table};
-use crate::report::wording::not_evaluated_reason;
+use crate::report::wording::{not_evaluated_reason, HostLine};
 use crate::rules::findings::Explanation;
 use crate::rules::{Recommendation, TierOption, Unit};
 
@@ -147,11 +147,23 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
     for p in &r.platforms {
         writeln!(out, "### {}\n", p.name)?;
         match &p.recommended {
-            Some(o) => writeln!(
-                out,
-                "**Recommended: {}.**\n",
-                option_summary(o, r.capacity_given)
-            )?,
+            Some(o) => {
+                writeln!(
+                    out,
+                    "**Recommended: {}.**\n",
+                    option_summary(o, r.capacity_given)
+                )?;
+                if !o.hosts.is_empty() {
+                    let line = HostLine {
+                        tier: &o.name,
+                        hosts: &o.hosts,
+                        iops: o.counted_iops.unwrap_or(r.sized_iops),
+                        counted: o.counted_iops.is_some(),
+                        mb_s: r.sized_mb_s,
+                    };
+                    writeln!(out, "{line}\n")?;
+                }
+            }
             None => writeln!(out, "**No tier of this platform meets the demand.**\n")?,
         }
         for e in &p.explanation {

@@ -68,7 +68,10 @@ serialize_as_words!(
     CardNote
 );
 
+mod host;
 mod sizing;
+
+pub(crate) use host::HostLine;
 
 /// A histogram edge in ms: whole numbers without decimals (`8`), others as printed (`0.5`).
 fn fmt_ms(v: f64) -> String {
@@ -560,7 +563,7 @@ impl Display for Explanation {
                 sized_mb_s,
                 fits,
             } => format!(
-                "{instance} cannot drive {} IOPS and {} MB/s; catalogued host types that can: {}.",
+                "{instance} cannot drive {} IOPS and {} MB/s; the smallest catalogued host types that can (one per family): {}.",
                 fmt_num(*sized_iops, 0),
                 fmt_num(*sized_mb_s, 2),
                 fits.iter()

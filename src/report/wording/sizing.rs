@@ -268,6 +268,29 @@ impl Display for Infeasible {
                 q(*needed),
                 fmt_trim(*max)
             ),
+            Infeasible::NoHostCanDrive {
+                needed_iops,
+                needed_mb_s,
+                platform,
+                most_iops,
+                most_mb_s,
+            } => {
+                write!(
+                    f,
+                    "needs {} IOPS and {} MB/s: no catalogued {platform} VM can drive that to this tier",
+                    q(*needed_iops),
+                    q(*needed_mb_s)
+                )?;
+                if let (Some((ii, iv)), Some((mi, mv))) = (most_iops, most_mb_s) {
+                    write!(
+                        f,
+                        " (the most: {ii}, {} IOPS; {mi}, {} MB/s)",
+                        fmt_trim(*iv),
+                        fmt_trim(*mv)
+                    )?;
+                }
+                Ok(())
+            }
             Infeasible::EvenStriped { max_volumes, last } => write!(
                 f,
                 "even striped across {max_volumes} volumes (cloud.max_volumes): {last}"

@@ -151,7 +151,8 @@ pub enum Explanation {
         sized_iops: f64,
         /// Sized MB/s (10^6 B/s).
         sized_mb_s: f64,
-        /// Host types that can: (id, max IOPS, max MB/s).
+        /// The smallest host type that can, per family (general, memory, storage): (id, max
+        /// IOPS, max MB/s).
         fits: Vec<(String, f64, f64)>,
     },
 }

@@ -157,6 +157,20 @@ pub enum Infeasible {
         /// Platform id.
         platform: String,
     },
+    /// No catalogued host type of the platform (without `--instance`) can drive the demand to
+    /// this tier, though the platform cap allows it: the tier's per-VM caps are lower.
+    NoHostCanDrive {
+        /// Counted IOPS.
+        needed_iops: f64,
+        /// Sized MB/s (10^6 B/s).
+        needed_mb_s: f64,
+        /// Platform id.
+        platform: String,
+        /// The host type that drives the most IOPS to the tier, and that cap.
+        most_iops: Option<(String, f64)>,
+        /// The host type that drives the most MB/s to the tier, and that cap.
+        most_mb_s: Option<(String, f64)>,
+    },
     /// Even the most volumes (`cloud.max_volumes`) do not fit: the reason at that count.
     EvenStriped {
         /// `cloud.max_volumes`.

@@ -492,6 +492,14 @@ pub struct Instance {
     pub id: String,
     /// Platform id.
     pub platform: String,
+    /// What the provider sizes it for (general purpose, memory or storage optimised).
+    pub family: HostFamily,
+    /// Virtual CPUs; `None` = not in the catalogue.
+    #[serde(default)]
+    pub vcpus: Option<u32>,
+    /// Memory, GiB (2^30 B); `None` = not in the catalogue.
+    #[serde(default)]
+    pub memory_gib: Option<f64>,
     /// Most IOPS.
     pub max_iops: f64,
     /// Most throughput, MB/s (10^6 B/s).
@@ -504,6 +512,23 @@ pub struct Instance {
     pub tiers_unavailable: Vec<String>,
     /// Where the numbers come from.
     pub source: String,
+}
+
+/// The `family` of an [`Instance`]: the provider's own grouping of its host types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HostFamily {
+    /// General purpose (AWS m, Azure D, Google n2 / c3 / c4).
+    General,
+    /// Memory optimised (AWS r / x / u, Azure E / M, Google m3).
+    Memory,
+    /// Storage optimised (local NVMe first: AWS i, Azure L, Google z3).
+    Storage,
+}
+
+impl HostFamily {
+    /// Every family, in report order.
+    pub const ALL: [HostFamily; 3] = [HostFamily::General, HostFamily::Memory, HostFamily::Storage];
 }
 
 /// A per-tier cap of an [`Instance`] (inline table in `tier_caps`).

@@ -170,56 +170,12 @@ pub(crate) fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, R
         }
         check_raid(&c, &k, r)?;
     }
-    let mut inst_ids = HashSet::new();
-    for (i, n) in raw.instance.iter().enumerate() {
-        let k = format!("instance[{i}]");
-        c.text(&format!("{k}.id"), &n.id)?;
-        if !inst_ids.insert((n.platform.clone(), n.id.to_ascii_lowercase())) {
-            return Err(c.err(
-                format!("{k}.id"),
-                format!("duplicate instance \"{}\"", n.id),
-            ));
-        }
-        if !pids.contains(&n.platform) {
-            return Err(c.err(
-                format!("{k}.platform"),
-                format!("unknown platform \"{}\"", n.platform),
-            ));
-        }
-        c.pos(&format!("{k}.max_iops"), n.max_iops)?;
-        c.pos(&format!("{k}.max_mb_s"), n.max_mb_s)?;
-        for (j, tc) in n.tier_caps.iter().enumerate() {
-            c.pos(&format!("{k}.tier_caps[{j}].max_iops"), tc.max_iops)?;
-            c.pos(&format!("{k}.tier_caps[{j}].max_mb_s"), tc.max_mb_s)?;
-            match raw.tier.iter().find(|t| t.id == tc.tier) {
-                None => {
-                    return Err(c.err(
-                        format!("{k}.tier_caps[{j}].tier"),
-                        format!("unknown tier \"{}\"", tc.tier),
-                    ))
-                }
-                Some(t) if t.platform != n.platform => {
-                    return Err(c.err(
-                        format!("{k}.tier_caps[{j}].tier"),
-                        format!(
-                            "tier \"{}\" is on platform \"{}\", not the instance's \"{}\"",
-                            tc.tier, t.platform, n.platform
-                        ),
-                    ))
-                }
-                Some(_) => {}
-            }
-        }
-        for (j, t) in n.tiers_unavailable.iter().enumerate() {
-            if !raw.tier.iter().any(|x| &x.id == t) {
-                return Err(c.err(
-                    format!("{k}.tiers_unavailable[{j}]"),
-                    format!("unknown tier \"{t}\""),
-                ));
-            }
-        }
-        c.text(&format!("{k}.source"), &n.source)?;
-    }
+    let tier_platforms: Vec<(&str, &str)> = raw
+        .tier
+        .iter()
+        .map(|t| (t.id.as_str(), t.platform.as_str()))
+        .collect();
+    super::instance_check::check_instances(&c, &raw.instance, &raw.platform, &tier_platforms)?;
     let resolve_drive = |k: &str, r: Ref<DriveSpec>| -> Result<DriveSpec, RulesError> {
         match r {
             Ref::Inline(d) => Ok(d),

@@ -1,5 +1,6 @@
 //! Sizing a cloud volume tier: 1..=max_volumes equal volumes, the fewest (or cheapest) that fit.
 
+use super::host::hosts_for_tier;
 use super::volume::*;
 use super::*;
 
@@ -11,7 +12,7 @@ use super::*;
 pub(crate) fn size_cloud(
     tier: &Tier,
     spec: &CloudVolumeSpec,
-    platform: Option<&Platform>,
+    platform: Option<(&Platform, &[Instance])>,
     instance: Option<&Instance>,
     policy: &CloudPolicy,
     hours_per_month: f64,
@@ -86,13 +87,7 @@ pub(crate) fn size_cloud(
         if i.tiers_unavailable.iter().any(|t| t == &tier.id) {
             o.infeasible_reason = Some(Infeasible::NotAttachable {
                 instance: i.id.clone(),
-                source: i
-                    .source
-                    .split(';')
-                    .next()
-                    .unwrap_or(&i.source)
-                    .trim()
-                    .to_string(),
+                source: attach_reason(&i.source, &tier.id),
             });
             return o;
         }
@@ -118,7 +113,7 @@ pub(crate) fn size_cloud(
             max_iops,
             max_mb_s,
         });
-    } else if let Some(p) = platform {
+    } else if let Some((p, catalogued)) = platform {
         if let Some(max) = p.instance_max_iops.filter(|m| counted > *m + EPS) {
             o.infeasible_reason = Some(Infeasible::PlatformIops {
                 needed: counted,
@@ -133,6 +128,13 @@ pub(crate) fn size_cloud(
                 max,
                 platform: p.id.clone(),
             });
+            return o;
+        }
+        // The VM-size answer: the smallest host per family that drives this to this tier.
+        let (hosts, none) = hosts_for_tier(catalogued, &p.id, &tier.id, counted, w.sized_mb_s);
+        o.hosts = hosts;
+        if none.is_some() {
+            o.infeasible_reason = none;
             return o;
         }
     }
@@ -373,4 +375,40 @@ pub(crate) fn size_cloud(
 /// P-tier) that is the smallest row with the IOPS and MB/s. Striping may then be cheaper.
 fn bought_for_performance(v: &VolConfig, capacity_gib: Option<f64>) -> bool {
     v.iops_raised_for_throughput || (capacity_gib.is_none() && v.row.is_some())
+}
+
+/// The part of a host type's `source` (`;`-separated) that says why it cannot attach `tier_id`:
+/// the first part naming the tier (its id after the platform, `pd-extreme`, with or without the
+/// hyphen; Persistent Disk for `pd-*`) together with a restriction ("needs", "require", "not
+/// in", "not among", "not offered", "support"); else the first part naming it; else the first.
+pub(super) fn attach_reason(source: &str, tier_id: &str) -> String {
+    let short = tier_id.split_once('.').map_or(tier_id, |(_, t)| t);
+    let mut names = vec![short.to_string(), short.replace('-', " ")];
+    if short.starts_with("pd-") {
+        names.push("persistent disk".to_string());
+    }
+    let parts: Vec<&str> = source.split(';').map(str::trim).collect();
+    let names_it = |p: &&str| {
+        let l = p.to_lowercase();
+        names.iter().any(|n| l.contains(n.as_str()))
+    };
+    let restricts = |p: &&str| {
+        let l = p.to_lowercase();
+        [
+            "need",
+            "require",
+            "not in ",
+            "not among",
+            "not offered",
+            "support",
+        ]
+        .iter()
+        .any(|k| l.contains(k))
+    };
+    parts
+        .iter()
+        .find(|p| names_it(p) && restricts(p))
+        .or_else(|| parts.iter().find(|p| names_it(p)))
+        .or_else(|| parts.first())
+        .map_or_else(String::new, |p| p.to_string())
 }

@@ -6,9 +6,11 @@
 //! volumes, each configured by `volume` (size, provisioned IOPS and throughput, burst, cost).
 
 mod cloud;
+mod host;
 mod volume;
 
 pub(crate) use cloud::size_cloud;
+pub(crate) use host::smallest_per_family;
 
 use crate::rules::findings::{
     Binding, BurstCovers, BurstRefused, CostNote, Infeasible, IoKind, Note, RowShort,
@@ -190,6 +192,7 @@ pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         preferred_by: Vec::new(),
         avoided_by: Vec::new(),
         sources: tier.sources(),
+        hosts: Vec::new(),
     }
 }
 

@@ -1,0 +1,89 @@
+//! Words for the VM-size answer of a cloud option ([`HostChoice`]): per family, the smallest
+//! catalogued host type that drives the demand to the tier, or why there is none.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::report::fmt::{fmt_num, fmt_trim};
+use crate::rules::schema::HostFamily;
+use crate::rules::{HostChoice, HostFit};
+
+impl Display for HostFamily {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            HostFamily::General => "general purpose",
+            HostFamily::Memory => "memory optimised",
+            HostFamily::Storage => "storage optimised",
+        })
+    }
+}
+
+/// `` `m6i.8xlarge` (32 vCPU, 128 GiB; 40,000 IOPS, 1,250 MB/s) ``: its caps for the tier.
+impl Display for HostFit {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let size = match (self.vcpus, self.memory_gib) {
+            (Some(v), Some(m)) => format!("{v} vCPU, {} GiB; ", fmt_trim(m)),
+            (Some(v), None) => format!("{v} vCPU; "),
+            (None, Some(m)) => format!("{} GiB; ", fmt_trim(m)),
+            (None, None) => String::new(),
+        };
+        write!(
+            f,
+            "`{}` ({size}{} IOPS, {} MB/s)",
+            self.id,
+            fmt_num(self.max_iops, 0),
+            fmt_trim(self.max_mb_s)
+        )
+    }
+}
+
+/// One family: `general purpose: m6i.8xlarge (…)`, or why none is named.
+impl Display for HostChoice {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match (&self.host, &self.largest) {
+            (Some(h), _) => write!(f, "{}: {h}", self.family),
+            (None, Some(l)) if self.catalogued == 1 => {
+                write!(f, "{}: the only one catalogued, {l}, cannot", self.family)
+            }
+            (None, Some(l)) => write!(
+                f,
+                "{}: none of the {} catalogued can; the largest: {l}",
+                self.family, self.catalogued
+            ),
+            (None, None) => write!(f, "{}: none catalogued for this tier", self.family),
+        }
+    }
+}
+
+/// The host line of a recommended cloud option: the demand it must drive, then each family.
+pub(crate) struct HostLine<'a> {
+    /// The option's tier name.
+    pub(crate) tier: &'a str,
+    /// The option's per-family choices.
+    pub(crate) hosts: &'a [HostChoice],
+    /// Counted IOPS the host must drive.
+    pub(crate) iops: f64,
+    /// `iops` are the tier's counted IOPS (large requests split into its IO units), not the
+    /// sized IOPS.
+    pub(crate) counted: bool,
+    /// Sized MB/s (10^6 B/s) the host must drive.
+    pub(crate) mb_s: f64,
+}
+
+impl Display for HostLine<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Host: the smallest catalogued VM per family that drives {} IOPS{} and {} MB/s to {} — ",
+            fmt_num(self.iops, 0),
+            if self.counted {
+                " (as the tier counts them)"
+            } else {
+                ""
+            },
+            fmt_num(self.mb_s, 2),
+            self.tier
+        )?;
+        let parts: Vec<String> = self.hosts.iter().map(ToString::to_string).collect();
+        write!(f, "{}.", parts.join("; "))
+    }
+}

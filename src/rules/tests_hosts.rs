@@ -1,0 +1,201 @@
+//! The host answer and the platform caps (issue 13, item 1): every cloud is capped by its
+//! largest catalogued host, each option names the smallest host per family that drives the
+//! demand to its tier, and a tier no catalogued host can drive is infeasible. Figures from
+//! rules/tiers.toml (`[[platform]]` and `[[instance]]`), computed by hand in the comments.
+
+use super::findings::Infeasible;
+use super::schema::HostFamily;
+use super::*;
+
+fn builtin() -> RuleSet {
+    RuleSet::builtin().expect("built-in rules load")
+}
+
+fn no_headroom(platforms: &[&str]) -> Options {
+    Options {
+        headroom_pct: Some(0.0),
+        platforms: platforms.iter().map(|p| p.to_string()).collect(),
+        ..Options::default()
+    }
+}
+
+fn option<'a>(r: &'a Recommendation, tier: &str) -> &'a TierOption {
+    r.platforms
+        .iter()
+        .flat_map(|p| p.recommended.iter().chain(p.alternatives.iter()))
+        .find(|o| o.tier_id == tier)
+        .unwrap_or_else(|| panic!("no option {tier}"))
+}
+
+fn reason(o: &TierOption) -> String {
+    o.infeasible_reason
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default()
+}
+
+/// `iops` requests/s, `read_share` of them reads, all of `kib` KiB.
+fn load(iops: f64, read_share: f64, kib: f64) -> Demand {
+    let (r, w) = (iops * read_share, iops * (1.0 - read_share));
+    Demand {
+        required_iops: iops,
+        read_iops: r,
+        write_iops: w,
+        read_mb_s: r * kib * 1024.0 / 1e6,
+        write_mb_s: w * kib * 1024.0 / 1e6,
+        avg_read_kib: Some(kib),
+        avg_write_kib: Some(kib),
+        ..Demand::default()
+    }
+}
+
+fn host(o: &TierOption, f: HostFamily) -> &HostChoice {
+    o.hosts.iter().find(|h| h.family == f).unwrap()
+}
+
+#[test]
+fn a_karlarao_sized_scan_load_fits_no_single_vm_on_any_cloud() {
+    // The karlarao-cdb11 report (not in the shared corpus copy) reads about 23 GB/s: a demand of
+    // 23,000 MB/s of reads + 50 MB/s of writes = 23,050 MB/s (headroom 0). The platform caps
+    // (largest catalogued host): AWS 12,500 MB/s (u7in-16tb.224xlarge, AWS-IT24), Azure 10,000
+    // (Standard_M176bds_4_v3, AZ-MBDSV3), Google 13,107.2 (c4-standard-288, GCP-C4N). 23,050
+    // is above each, so no tier of any cloud meets it, each for the platform cap.
+    let d = Demand {
+        required_iops: 40000.0,
+        read_iops: 38000.0,
+        write_iops: 2000.0,
+        read_mb_s: 23000.0,
+        write_mb_s: 50.0,
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure", "gcp"]));
+    for (p, cap) in [("aws", "12,500"), ("azure", "10,000"), ("gcp", "13,107.2")] {
+        let pr = r.platforms.iter().find(|x| x.platform == p).unwrap();
+        assert!(pr.recommended.is_none(), "{p}");
+        for o in &pr.alternatives {
+            assert_eq!(
+                reason(o),
+                format!(
+                    "needs 23,050 MB/s > {cap} MB/s, the most one {p} host can drive (platform cap)"
+                ),
+                "{}",
+                o.tier_id
+            );
+            assert!(o.hosts.is_empty());
+        }
+    }
+}
+
+#[test]
+fn between_the_caps_aws_names_its_largest_hosts_and_azure_has_none() {
+    // 20,000 IOPS at 550 KiB, all reads = 20,000 × 550 × 1,024 / 10^6 = 11,264 MB/s. AWS
+    // (cap 12,500) fits: the smallest general host with ≥ 11,264 MB/s is m6in.32xlarge (128
+    // vCPU, 400,000 IOPS, 12,500 MB/s; m6i.32xlarge has 5,000), the smallest memory one
+    // u7in-16tb.224xlarge (896 vCPU, 420,000 / 12,500; x2idn.32xlarge has 10,000). Azure's
+    // cap is 10,000 MB/s: no tier. No storage-optimised host is catalogued.
+    let d = load(20000.0, 1.0, 550.0);
+    let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure"]));
+    let aws = r.platforms.iter().find(|p| p.platform == "aws").unwrap();
+    let rec = aws.recommended.as_ref().expect("aws fits");
+    let g = host(rec, HostFamily::General).host.as_ref().unwrap();
+    assert_eq!(
+        (g.id.as_str(), g.vcpus, g.max_iops, g.max_mb_s),
+        ("m6in.32xlarge", Some(128), 400000.0, 12500.0)
+    );
+    let m = host(rec, HostFamily::Memory).host.as_ref().unwrap();
+    assert_eq!(
+        (m.id.as_str(), m.vcpus, m.max_mb_s),
+        ("u7in-16tb.224xlarge", Some(896), 12500.0)
+    );
+    let s = host(rec, HostFamily::Storage);
+    assert_eq!((s.catalogued, s.host.is_none()), (0, true));
+    let az = r.platforms.iter().find(|p| p.platform == "azure").unwrap();
+    assert!(az.recommended.is_none());
+    assert!(reason(option(&r, "azure.ultra")).contains("> 10,000 MB/s"));
+}
+
+#[test]
+fn google_pd_stops_at_its_per_vm_caps_and_hyperdisk_names_a_c3() {
+    // 150,000 IOPS of 8 KiB, 70 % reads = 150,000 × 8 × 1,024 / 10^6 = 1,228.8 MB/s (within the
+    // Google cap of 500,000 IOPS). pd-ssd: the most IOPS any catalogued VM drives to it is
+    // 100,000 (n2-standard-64, GCP-DIAG), so no VM can drive it; the most MB/s, 1,258.29, first
+    // reached by n2-standard-16 (16 vCPU). Hyperdisk Balanced: c3-standard-44 (44 vCPU, 160,000
+    // IOPS, 2,516.58 MB/s, GCP-RN); n2-standard-64's 100,000 and c3-standard-22's 120,000 are
+    // too few. No m3 drives 150,000 IOPS to it (at most 80,000, m3-*-128).
+    let d = load(150000.0, 0.7, 8.0);
+    let r = recommend(&builtin(), &d, &no_headroom(&["gcp"]));
+    let ssd = option(&r, "gcp.pd-ssd");
+    assert!(!ssd.feasible);
+    assert_eq!(
+        reason(ssd),
+        "needs 150,000 IOPS and 1,228.80 MB/s: no catalogued gcp VM can drive that to this tier (the most: n2-standard-64, 100,000 IOPS; n2-standard-16, 1,258.29 MB/s)"
+    );
+    assert!(matches!(
+        ssd.infeasible_reason,
+        Some(Infeasible::NoHostCanDrive { .. })
+    ));
+    let hb = option(&r, "gcp.hyperdisk-balanced");
+    let g = host(hb, HostFamily::General).host.as_ref().unwrap();
+    assert_eq!(
+        (g.id.as_str(), g.vcpus, g.max_iops, g.max_mb_s),
+        ("c3-standard-44", Some(44), 160000.0, 2516.58)
+    );
+    let m = host(hb, HostFamily::Memory);
+    assert!(m.host.is_none());
+    assert_eq!(m.catalogued, 5);
+    assert_eq!(m.largest.as_ref().unwrap().max_iops, 80000.0);
+}
+
+#[test]
+fn hyperdisk_extreme_needs_a_large_vm_even_for_a_small_load() {
+    // 2,000 IOPS of 8 KiB: Hyperdisk Extreme cannot attach to N2 or to C3 below 88 vCPU
+    // (GCP-HDX2): the smallest general host is c3-standard-88 (88 vCPU, 352 GiB); pd-balanced
+    // runs on the smallest n2, n2-standard-8 (8 vCPU, 32 GiB, 15,000 IOPS, 838.86 MB/s).
+    let d = load(2000.0, 0.7, 8.0);
+    let r = recommend(&builtin(), &d, &no_headroom(&["gcp"]));
+    let hx = option(&r, "gcp.hyperdisk-extreme");
+    let g = host(hx, HostFamily::General).host.as_ref().unwrap();
+    assert_eq!(
+        (g.id.as_str(), g.vcpus, g.memory_gib),
+        ("c3-standard-88", Some(88), Some(352.0))
+    );
+    let pb = option(&r, "gcp.pd-balanced");
+    let g = host(pb, HostFamily::General).host.as_ref().unwrap();
+    assert_eq!(
+        (g.id.as_str(), g.vcpus, g.max_iops, g.max_mb_s),
+        ("n2-standard-8", Some(8), 15000.0, 838.86)
+    );
+    // With --instance the host is the user's: no host answer.
+    let opts = Options {
+        instance: Some("n2-standard-16".into()),
+        ..no_headroom(&["gcp"])
+    };
+    let r = recommend(&builtin(), &d, &opts);
+    assert!(option(&r, "gcp.pd-balanced").hosts.is_empty());
+}
+
+#[test]
+fn a_host_that_cannot_attach_a_tier_quotes_the_reason_from_its_source() {
+    // rules/tiers.toml n2-standard-16: "pd-extreme needs N2 >= 64 vCPU (PDX-M); Hyperdisk
+    // Extreme: N2 not in the GCP-HDX2 restriction list of supported series"; c4-standard-192:
+    // "'C4 doesn't support Persistent Disk' (GCP-GPM)".
+    let d = load(2000.0, 0.7, 8.0);
+    let on = |inst: &str| Options {
+        instance: Some(inst.into()),
+        ..no_headroom(&["gcp"])
+    };
+    let r = recommend(&builtin(), &d, &on("n2-standard-16"));
+    assert_eq!(
+        reason(option(&r, "gcp.pd-extreme")),
+        "n2-standard-16 cannot attach this tier (pd-extreme needs N2 >= 64 vCPU (PDX-M))"
+    );
+    assert_eq!(
+        reason(option(&r, "gcp.hyperdisk-extreme")),
+        "n2-standard-16 cannot attach this tier (Hyperdisk Extreme: N2 not in the GCP-HDX2 restriction list of supported series)"
+    );
+    let r = recommend(&builtin(), &d, &on("c4-standard-192"));
+    assert_eq!(
+        reason(option(&r, "gcp.pd-ssd")),
+        "c4-standard-192 cannot attach this tier ('C4 doesn't support Persistent Disk' (GCP-GPM))"
+    );
+}
