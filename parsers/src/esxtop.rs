@@ -433,7 +433,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
 }
 
 /// Reads an `esxtop -b` batch CSV from `src` line by line (see
-/// [`crate::lines::with_stream_lines`] for the decoding): the same [`EntityLog`] as [`parse`] of
+/// `lines::with_stream_lines` for the decoding): the same [`EntityLog`] as [`parse`] of
 /// the decoded whole text, holding only the header line, the column plan and the series.
 ///
 /// # Errors

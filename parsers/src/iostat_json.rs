@@ -58,7 +58,7 @@
 //!
 //! # Streaming
 //! The document is read from a reader by the shared sysstat JSON reader
-//! ([`crate::sysstat_json`]): each report goes to the sink as soon as its `statistics` element
+//! (`sysstat_json`): each report goes to the sink as soon as its `statistics` element
 //! has been read; the state kept between elements is the first host's banner and the warnings.
 //! The banner is the host's keys printed before `statistics` (as sysstat prints them).
 //!

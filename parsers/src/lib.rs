@@ -19,17 +19,24 @@
 //! JSON reader) exists once, in private modules.
 //!
 //! # Streaming
-//! Linux iostat text, Solaris `iostat -x` and AIX `iostat` stream: [`parse_path_into`] reads
-//! them line by line (gunzipped on the fly) and hands each report to the sink as it completes
-//! (AIX holds its reports back until its `System configuration:` banner, which the sink's
-//! [`sink::DeviceLogStart`] carries, has been read; a UTF-16 AIX file is read whole). The others
-//! are read whole, then handed over in order: JSON and XML documents (`sadf -j`, `iostat -o
-//! JSON`, vSAN JSON and SOAP) are one value; `sar` and `sadf -d` print each activity for every
-//! interval in turn, so an interval's report is complete only at the end of the file; an
-//! OSWatcher archive's banner is assembled over all its blocks; an nmon file's reports are
-//! ordered by snapshot number with devices in their first-appearance order over every section
-//! header; the entity formats (esxtop, PowerCLI, telegraf, HCIBench) build one series per
-//! counter over the whole file, and the sink takes them as one [`entity::EntityLog`].
+//! Every OS log and virtualisation export streams: [`parse_path_into`] reads it from the file
+//! (gunzipped on the fly), never holding its text, and each format keeps only its parsed state.
+//! Line formats share one reader (`lines`: the same lines as the decoded whole text); JSON
+//! documents are walked with serde_json's streaming deserializer and XML with a scanner over a
+//! refilled buffer, through a decoding reader (BOM, UTF-16, windows-1252 as [`input::decode`]).
+//! A report reaches the sink as soon as the format lets it be complete:
+//! - at once: Linux iostat, Solaris `iostat -x`, AIX `iostat` (after its `System
+//!   configuration:` banner), `sadf -j` and `iostat -o JSON` (each `statistics` element);
+//! - at the end of a run: `sar` (a later activity table of the run adds to any interval);
+//! - at the end of the file: `sadf -d` (each activity is printed for every time stamp in turn),
+//!   nmon (reports in snapshot order, devices in first-appearance order over every header),
+//!   OSWatcher (its banner is assembled over all its blocks), and the entity formats (esxtop,
+//!   vSAN JSON and SOAP, PowerCLI, telegraf, HCIBench build one series per counter over the
+//!   file and hand over one [`entity::EntityLog`]).
+//!
+//! Each module's docs say what it holds until then. Database reports (AWR HTML and text,
+//! Statspack) are documents of a few hundred KiB whose sections refer to each other: they are
+//! read whole and handed over as one record.
 #![deny(missing_docs)]
 
 pub mod awr;
@@ -131,9 +138,9 @@ pub fn parse_bytes_into(
 /// point of the `sizer` engine.
 ///
 /// Detection reads the first 64 KiB ([`input::peek_text`], gunzipped when the file is gzip).
-/// A format that streams ([`FormatParser::streams`]: Linux and Solaris iostat) is then read line by line
-/// from the file, gunzipped on the fly, so a log of any size is never in memory whole; any other
-/// format is read whole, decoded ([`input::decode`]) and parsed.
+/// A format that streams ([`FormatParser::streams`]: every OS log and virtualisation export) is
+/// then read from the file, gunzipped on the fly, so a log of any size is never in memory whole;
+/// a database report is read whole, decoded ([`input::decode`]) and parsed.
 ///
 /// A streamed Linux iostat log is read leniently, as a log still being written is: a report with
 /// a value that is not a number is left out and counted in the skipped lines, and a line that does

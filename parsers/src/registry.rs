@@ -12,7 +12,7 @@
 //! `docs/formats.md` ([`formats_markdown`]) all come from the same rows.
 //!
 //! Adding a format: one module implementing [`FormatParser`], and one entry in the
-//! [`registry!`] list below (its [`Format`] variant with a doc line, and its parser), at its place
+//! `registry!` list below (its [`Format`] variant with a doc line, and its parser), at its place
 //! in detection order.
 
 use crate::error::ParseError;

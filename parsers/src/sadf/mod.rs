@@ -121,8 +121,8 @@
 //!
 //! # Streaming (`sadf -d`)
 //! [`SadfCsv`] streams ([`crate::parser::FormatParser::streams`]): `parse_stream` reads the lines
-//! one at a time ([`crate::lines::with_stream_lines`]) through the same reader as [`parse_csv`]
-//! and [`crate::parser::FormatParser::parse`] (which take [`crate::lines::text_lines`]), so they
+//! one at a time (`lines::with_stream_lines`) through the same reader as [`parse_csv`]
+//! and [`crate::parser::FormatParser::parse`] (which take `lines::text_lines`), so they
 //! give the same records. The text is never held: each line is converted as it is read, and the
 //! reader keeps only parsed state — the reports by host and time stamp (with the samples read so
 //! far), the current header's activity groups, which devices each report already has (to count
@@ -130,7 +130,7 @@
 //! `sadf -d` prints each activity for every time stamp in turn (all the `-d` rows, then all the
 //! `-b` rows, which join the same reports), so a later section may add to any report: the
 //! reports are complete only at the end of the file, and are handed to the sink then
-//! ([`crate::sink::DeviceStream`]). [`crate::parser::ParseSettings::keep_values`] `= false`
+//! (`sink::DeviceStream`). [`crate::parser::ParseSettings::keep_values`] `= false`
 //! leaves [`DeviceSample::values`] empty (only `normalised` is kept), which makes them smaller.
 //!
 //! # Module layout

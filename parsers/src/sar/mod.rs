@@ -146,8 +146,8 @@
 //!
 //! # Streaming
 //! [`SarText`] streams ([`crate::parser::FormatParser::streams`]): `parse_stream` reads the lines
-//! one at a time ([`crate::lines::with_stream_lines`]) through the same reader as [`parse`] and
-//! [`crate::parser::FormatParser::parse`] (which take [`crate::lines::text_lines`]), so the three
+//! one at a time (`lines::with_stream_lines`) through the same reader as [`parse`] and
+//! [`crate::parser::FormatParser::parse`] (which take `lines::text_lines`), so the three
 //! give the same records. The text is never held: each disk-table row is converted as soon as it
 //! is read, and the reader keeps only parsed state — the reports of the current run (samples
 //! merged by segment and time), the open table's header and columns, the run-segment and clock

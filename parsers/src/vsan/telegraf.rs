@@ -306,7 +306,7 @@ pub fn parse(text: &str) -> Result<EntityLog, ParseError> {
     parse_lines(crate::lines::text_lines(text))
 }
 
-/// Reads the line protocol from `src` line by line (see [`crate::lines::with_stream_lines`] for
+/// Reads the line protocol from `src` line by line (see `lines::with_stream_lines` for
 /// the decoding): the same [`EntityLog`] as [`parse`] of the decoded whole text.
 ///
 /// # Errors

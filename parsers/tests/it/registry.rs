@@ -246,3 +246,20 @@ fn docs_formats_md_is_the_registry() {
         "docs/formats.md differs from the registry: run SIZER_BLESS=1 cargo test -p sizer-parsers registry"
     );
 }
+
+/// Every OS log and virtualisation export streams (a log is never in memory whole); database
+/// reports (small documents whose sections refer to each other) are read whole.
+#[test]
+fn every_log_and_export_format_streams() {
+    use sizer_parsers::RecordKind;
+    for p in PARSERS {
+        let info = p.info();
+        assert_eq!(
+            p.streams(),
+            info.kind != RecordKind::Intervals,
+            "{}: streams() = {}",
+            info.id,
+            p.streams()
+        );
+    }
+}

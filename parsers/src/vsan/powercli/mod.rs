@@ -385,7 +385,7 @@ pub fn parse_with(text: &str, opts: Options) -> Result<EntityLog, ParseError> {
     parse_lines(crate::lines::text_lines(text), opts)
 }
 
-/// Reads from `src` line by line (see [`crate::lines::with_stream_lines`] for the decoding),
+/// Reads from `src` line by line (see `lines::with_stream_lines` for the decoding),
 /// with default [`Options`]: the same [`EntityLog`] as [`parse`] of the decoded whole text.
 ///
 /// # Errors
