@@ -545,6 +545,11 @@ fn explain(
         total_gib: rec.total_gib,
         monthly_cost_usd: rec.monthly_cost_usd,
     });
+    if !rec.avoided_by.is_empty() {
+        out.push(Explanation::ChosenDespiteAvoid {
+            rules: rec.avoided_by.clone(),
+        });
+    }
     if rec.rule_score > 0 {
         out.push(Explanation::PreferredByRules {
             rules: rec.preferred_by.clone(),

@@ -664,3 +664,63 @@ fn premium_ssd_is_striped_for_throughput_without_a_capacity() {
     assert_eq!(p.size_name.as_deref(), Some("P10"));
     assert_close!(p.monthly_cost_usd.unwrap(), 157.68);
 }
+
+/// Hyperdisk Extreme below its published positioning (one volume above 160,000 IOPS or
+/// 2,400 MiB/s = 2,516.58 MB/s) is avoided, with the reason: xydb's sized 1,900 IOPS and
+/// 788.43 MB/s go to pd-ssd. pd-ssd: (751.91 − 240) MiB/s ÷ 0.48 MiB/s per GiB = 1,066.5 →
+/// 1,067 GiB × $0.17 = $181.39. Above the positioning the rule does not fire.
+#[test]
+fn hyperdisk_extreme_below_its_positioning_is_avoided_with_the_reason() {
+    let d = Demand {
+        required_iops: 1900.0,
+        read_iops: 1508.6,
+        write_iops: 391.4,
+        read_mb_s: 768.05,
+        write_mb_s: 20.38,
+        avg_read_kib: Some(505.9),
+        avg_write_kib: Some(51.8),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &only("gcp"));
+    let rec = recommended(&r, "gcp");
+    assert_eq!(rec.tier_id, "gcp.pd-ssd");
+    assert_eq!(rec.size_per_unit_gib, 1067.0);
+    assert_close!(rec.monthly_cost_usd.unwrap(), 181.39);
+    let fired = r
+        .fired_rules
+        .iter()
+        .find(|f| f.id == "hyperdisk-extreme-below-positioning")
+        .expect("the positioning rule fires");
+    let text = fired.message.to_string();
+    assert!(
+        text.contains("sized here: 1,900 IOPS, 788.43 MB/s"),
+        "{text}"
+    );
+    let heavy = load(200_000.0, 0.7, 8.0);
+    let r = recommend(&builtin(), &heavy, &only("gcp"));
+    assert!(!r
+        .fired_rules
+        .iter()
+        .any(|f| f.id == "hyperdisk-extreme-below-positioning"));
+}
+
+/// When sub-ms preferences (+2 each for reads under 2 ms and log writes under 0.5 ms) outweigh
+/// the positioning rule's −2, Hyperdisk Extreme can still win (the sub-ms Hyperdisk Balanced has
+/// no price): the explanation then says the avoid rule counted against it.
+#[test]
+fn hyperdisk_extreme_chosen_despite_its_positioning_says_so() {
+    let mut d = load(3572.0, 0.9, 256.0);
+    d.single_block_read_ms = Some(0.4);
+    d.log_write_ms = Some(0.3);
+    let r = recommend(&builtin(), &d, &only("gcp"));
+    let rec = recommended(&r, "gcp");
+    assert_eq!(rec.tier_id, "gcp.hyperdisk-extreme");
+    assert!(rec
+        .avoided_by
+        .contains(&"hyperdisk-extreme-below-positioning".to_string()));
+    let p = r.platforms.iter().find(|p| p.platform == "gcp").unwrap();
+    assert!(p.explanation.iter().any(|e| matches!(
+        e,
+        Explanation::ChosenDespiteAvoid { rules } if rules == &["hyperdisk-extreme-below-positioning"]
+    )));
+}

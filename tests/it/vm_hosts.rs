@@ -67,10 +67,13 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
     let gen = host(az, "general");
     assert!(gen["host"].is_null());
     assert_eq!(gen["largest"]["id"], "Standard_D16s_v5");
-    // Google Hyperdisk Extreme: it attaches to C3 from 88 vCPU only (GCP-HDX2).
+    // Google: Hyperdisk Extreme is below its positioning here (rule
+    // hyperdisk-extreme-below-positioning), so pd-ssd is recommended; n2-standard-8 drives
+    // 15,000 IOPS and 800 MiB/s = 838.86 MB/s ≥ 788.43 to it (GCP-DIAG), the smallest general
+    // host that does.
     let gcp = recommended(&v, "gcp");
-    assert_eq!(gcp["tier_id"], "gcp.hyperdisk-extreme");
-    assert_eq!(host(gcp, "general")["host"]["id"], "c3-standard-88");
+    assert_eq!(gcp["tier_id"], "gcp.pd-ssd");
+    assert_eq!(host(gcp, "general")["host"]["id"], "n2-standard-8");
     // The Markdown says the same, for gp3's counted IOPS (its large reads split into 256 KiB
     // units: the option's counted_iops).
     assert_eq!(aws["counted_iops"].as_f64().map(f64::round), Some(3382.0));

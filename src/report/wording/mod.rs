@@ -466,6 +466,10 @@ impl Display for Explanation {
                 "Preferred by rule {} (score {score:+}); rule preferences are applied before cost and unit count.",
                 rules.join(", ")
             ),
+            Explanation::ChosenDespiteAvoid { rules } => format!(
+                "Recommended although rule {} counts against it (see its message under the rules): no feasible priced tier scores higher.",
+                rules.join(", ")
+            ),
             Explanation::NoRulePreference => {
                 "No rule prefers one feasible tier over another.".to_string()
             }

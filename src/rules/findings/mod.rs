@@ -66,6 +66,12 @@ pub enum Explanation {
         /// Its rule score.
         score: i64,
     },
+    /// The winner was avoided by fired rules (their messages give why) and still won: on its
+    /// remaining score, or as the only priced fit.
+    ChosenDespiteAvoid {
+        /// Rule ids.
+        rules: Vec<String>,
+    },
     /// Every feasible tier has the same rule score and no rule was skipped.
     NoRulePreference,
     /// Every feasible tier has the same score because prefer/avoid rules could not apply.
