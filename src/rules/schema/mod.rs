@@ -8,11 +8,12 @@
 //! indexes 0-based); see [`RulesError`](crate::rules::RulesError).
 //!
 //! Modules: `catalog` (typed tiers.toml), `catalog_check` (its raw form and validation),
-//! `policy` (typed sizing.toml, its raw form and validation), `position` (TOML error positions
+//! `drive` (validation of drives, RAID layouts and links), `policy` (typed sizing.toml, its raw form and validation), `position` (TOML error positions
 //! and the validation context).
 
 mod catalog;
 mod catalog_check;
+mod drive;
 mod policy;
 mod position;
 
