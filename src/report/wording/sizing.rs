@@ -408,7 +408,7 @@ impl Display for Binding {
                     "drives for IOPS {iops}, MB/s {mb}, {cap}: the count is set by {}",
                     match set_by {
                         DrivesSetBy::RaidMinimum => "the RAID minimum".to_string(),
-                        s => format!("the {s}"),
+                        s => s.to_string(),
                     }
                 )
             }
