@@ -85,6 +85,9 @@ impl Tier {
         match &self.spec {
             TierSpec::DriveArray { drive, raid } => {
                 v.push(drive.source.clone());
+                if let Some(l) = &drive.link {
+                    v.push(format!("[[link]] {}: {}; {}", l.id, l.derivation, l.source));
+                }
                 v.push(raid.source.clone());
             }
             TierSpec::CloudVolume(c) => {
