@@ -545,7 +545,7 @@ fn sizing_notes() {
         ),
         (
             SizingNote::DrivesForIopsOnly,
-            "capacity not given: drives counted for IOPS only",
+            "capacity not given: drives counted for IOPS and MB/s only",
         ),
         (
             SizingNote::DriveThroughputNotModelled,

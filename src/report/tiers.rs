@@ -37,7 +37,19 @@ fn tier_terms(t: &crate::rules::Tier) -> [String; 4] {
                 n(drive.iops),
                 n(raid.write_penalty)
             ),
-            "not modelled".to_string(),
+            {
+                let rate = |v: Option<f64>| v.map_or("not sourced".to_string(), &n);
+                format!(
+                    "{} / {} MB/s read / write per drive{}",
+                    rate(drive.read_mb_s()),
+                    rate(drive.write_mb_s()),
+                    drive
+                        .link
+                        .as_ref()
+                        .map(|l| format!(" ({}: {} MB/s)", l.name, n(l.mb_s)))
+                        .unwrap_or_default()
+                )
+            },
             "no public list price".to_string(),
         ],
         TierSpec::CloudVolume(c) => {

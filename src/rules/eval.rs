@@ -105,6 +105,7 @@ pub(crate) fn evaluate(rule: &Rule, values: &Values) -> Outcome {
             rule.weight
         },
         max_units: rule.max_units,
+        slower_than_measured: rule.slower_than_measured,
         message: render(rule, values),
         source: rule.source.clone(),
     })

@@ -72,6 +72,8 @@ mod tests;
 #[cfg(test)]
 mod tests_hosts;
 #[cfg(test)]
+mod tests_onprem;
+#[cfg(test)]
 mod tests_tiers;
 pub mod vsan;
 
@@ -490,6 +492,10 @@ fn flash_vs_hdd(
 fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
     for f in fired {
         if f.effect.reports_only() || !f.targets.iter().any(|t| tier.matches(t)) {
+            continue;
+        }
+        // A latency rule applies only where the report card says the tier could be slower.
+        if f.slower_than_measured && !o.latency_check.iter().any(|g| g.worse) {
             continue;
         }
         if let Some(max) = f.max_units {

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::findings::{
-    Binding, CostNote, Explanation, FalseCondition, Infeasible, LostBecause, Note, RuleMessage,
-    RuleNotApplied, SizingNote,
+    Binding, CostNote, DrivesSetBy, Explanation, FalseCondition, Infeasible, LostBecause, Note,
+    RuleMessage, RuleNotApplied, SizingNote,
 };
 use super::grade;
 use super::schema::{Effect, HostFamily};
@@ -130,7 +130,9 @@ pub struct TierOption {
     pub provisioned_iops: Option<f64>,
     /// IOPS per volume (cloud only).
     pub provisioned_iops_per_unit: Option<f64>,
-    /// Throughput of all volumes, MiB/s (cloud only; not modelled for drives).
+    /// Throughput of all volumes, MiB/s; arrays: the front-end MiB/s the drives carry at the
+    /// demand's read/write MB/s mix (`None` when the demand moves no MB/s or a rate is not
+    /// sourced).
     pub throughput_mib_s: Option<f64>,
     /// Throughput per volume, MiB/s.
     pub throughput_mib_s_per_unit: Option<f64>,
@@ -155,6 +157,14 @@ pub struct TierOption {
     pub drives_for_iops: Option<u32>,
     /// Drives needed for capacity alone (arrays; `None` when capacity unknown).
     pub drives_for_capacity: Option<u32>,
+    /// Drives needed for the back-end MB/s alone (arrays; `None` when a needed drive rate is
+    /// not sourced).
+    pub drives_for_mb_s: Option<u32>,
+    /// Back-end MB/s (10^6 B/s) after the RAID write multiplier and array cache (arrays only).
+    pub backend_mb_s: Option<f64>,
+    /// Which requirement set the drive count (arrays only), worded: `IOPS`, `MB/s`,
+    /// `capacity` or `RAID minimum`.
+    pub drives_set_by: Option<DrivesSetBy>,
     /// Monthly list cost, USD; `None` when no public price exists (never 0 for unknown).
     /// Serialized rounded to cents.
     #[serde(serialize_with = "cents_opt")]
@@ -254,6 +264,8 @@ pub struct FiredRule {
     pub weight: u32,
     /// Applies only to options with at most this many units.
     pub max_units: Option<u32>,
+    /// Applies only to options whose published latency grades worse than today's.
+    pub slower_than_measured: bool,
     /// Message with the actual numbers.
     pub message: RuleMessage,
     /// Source of the rule.

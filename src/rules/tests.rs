@@ -328,7 +328,7 @@ fn load_dir_type_error_names_file_line_and_key() {
             file, key, line, ..
         } => {
             assert!(file.ends_with("tiers.toml"), "{file}");
-            assert_eq!(key.as_deref(), Some("tier[16].price.gib_month"));
+            assert_eq!(key.as_deref(), Some("tier[18].price.gib_month"));
             let want = BUILTIN_TIERS_TOML
                 .lines()
                 .position(|l| l.starts_with("gib_month = 0.08"))
@@ -340,7 +340,7 @@ fn load_dir_type_error_names_file_line_and_key() {
     }
     let text = err.to_string();
     assert!(
-        text.contains("tiers.toml:") && text.contains("`tier[16].price.gib_month`"),
+        text.contains("tiers.toml:") && text.contains("`tier[18].price.gib_month`"),
         "{text}"
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -377,7 +377,7 @@ fn load_dir_syntax_error_and_unknown_key_and_missing_source() {
     match RuleSet::load_dir(&dir).unwrap_err() {
         RulesError::Invalid { file, key, .. } => {
             assert!(file.ends_with("tiers.toml"));
-            assert_eq!(key, "tier[14].volume.source");
+            assert_eq!(key, "tier[16].volume.source");
         }
         other => panic!("expected Invalid, got {other:?}"),
     }
@@ -473,9 +473,18 @@ fn hdd_raid10_backend_is_r_plus_2w_and_drive_counts_match_hand_math() {
     assert_close!(r10.iops_capability, 8.0 * 180.0 * 1202.318 / 1322.282);
 }
 
+/// `sample()` with today's latency as slow as 7,200 rpm drives (13.5 ms small reads and log
+/// writes: random read C, 128 KiB log write C, 1 KiB log write D), so no spinning tier grades
+/// worse and `keep-measured-latency-on-premises` leaves them all alone.
+fn slow_today(mut d: Demand) -> Demand {
+    d.single_block_read_ms = Some(13.5);
+    d.log_write_ms = Some(13.5);
+    d
+}
+
 #[test]
 fn high_cache_hit_prefers_hdd_and_fewest_drives_break_the_tie() {
-    let r = recommend(&builtin(), &sample(), &opts(30.0));
+    let r = recommend(&builtin(), &slow_today(sample()), &opts(30.0));
     // cache hit 96.5 ≥ 95 → high-cache-hit rule fires; flash rule does not.
     assert!(fired(&r, "high-cache-hit-flash-adds-little").is_some());
     let nf = r
@@ -486,9 +495,13 @@ fn high_cache_hit_prefers_hdd_and_fewest_drives_break_the_tie() {
     assert_eq!(nf.reason.to_string(), "cache_hit_pct = 96.50 is not < 95");
     let onprem = platform(&r, "onprem");
     let rec = onprem.recommended.as_ref().unwrap();
-    // Both HDD tiers score +1; no prices → fewer drives: RAID 10 (8) beats RAID 5 (10).
-    assert_eq!(rec.tier_id, "onprem.hdd15k.raid10");
+    // Every HDD tier with at most 24 drives scores +1, the 15K ones −1 for end of life (0);
+    // no prices → fewer drives among the 7,200 rpm tiers: RAID 10 (1,322.28 / 80 = 16.5 → 17 →
+    // 18) beats RAID 5 (1,562.21 / 80 = 19.5 → 20) and RAID 6 (1,802.14 / 80 = 22.5 → 24).
+    assert_eq!(rec.tier_id, "onprem.hdd7k.raid10");
+    assert_eq!(rec.count, 18);
     assert_eq!(rec.rule_score, 1);
+    assert_eq!(option(&r, "onprem.hdd15k.raid10").rule_score, 0);
     assert!(
         onprem
             .explanation
@@ -513,15 +526,17 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
         f.message
     );
     // Every flash tier is preferred; without list prices the fewest drives win, then the least
-    // raw capacity: SAS EFD RAID 10 at its 4-drive minimum (4 × 745 GiB) beats NVMe RAID 10
-    // (4 × 3,576 GiB), and EFD RAID 5 (5 drives) says why it lost.
+    // raw capacity: SATA SSD RAID 10 at its 4-drive minimum (4 × 960e9 / 2^30 = 3,576 GiB)
+    // beats NVMe RAID 10 (4 × 7,680e9 / 2^30 = 28,610 GiB), and SATA RAID 5 (5 drives) says why
+    // it lost. (The 24G SAS SSD has no sourced write rate: infeasible with 1.5 MB/s written.)
     assert_eq!(
         platform(&r, "onprem").recommended.as_ref().unwrap().tier_id,
-        "onprem.efd.raid10"
+        "onprem.sata-ssd.raid10"
     );
-    let efd = option(&r, "onprem.efd.raid5");
+    let efd = option(&r, "onprem.sata-ssd.raid5");
     assert_eq!(efd.count, 5);
     assert_eq!(efd.rule_score, 1);
+    assert!(!option(&r, "onprem.efd.raid10").feasible);
     assert_eq!(
         efd.lost_because
             .as_ref()
@@ -535,7 +550,7 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
             .as_ref()
             .map(ToString::to_string)
             .as_deref(),
-        Some("no list prices: same unit count, more raw capacity (14,305 vs 2,980 GiB)")
+        Some("no list prices: same unit count, more raw capacity (28,610 vs 3,576 GiB)")
     );
     // A spinning tier lost on the rule score.
     let hdd = option(&r, "onprem.hdd15k.raid10");
@@ -544,7 +559,7 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
             .as_ref()
             .unwrap()
             .to_string()
-            .starts_with("rule score +0 < +1 (`onprem.efd.raid10` preferred by flash-for-small-random-read-misses)"),
+            .starts_with("rule score -11 < +1 (`onprem.sata-ssd.raid10` preferred by flash-for-small-random-read-misses)"),
         "{:?}",
         hdd.lost_because
     );
@@ -573,31 +588,32 @@ fn array_read_hit_comes_from_sizing_toml_not_the_buffer_cache() {
 
 #[test]
 fn capacity_drives_and_max_units() {
-    let mut d = sample();
-    d.capacity_gib = Some(5000.0);
+    let mut d = slow_today(sample());
+    d.capacity_gib = Some(20000.0);
     let r = recommend(&builtin(), &d, &opts(30.0));
-    // 300 GB = 300e9 / 2^30 = 279.397 GiB per drive.
-    // RAID 10: ceil(5,000 / 279.397) = 18 pairs = 36 drives (capacity binds).
+    // 900 GB = 900e9 / 2^30 = 838.190 GiB per drive.
+    // RAID 10: ceil(20,000 / 838.190) = 24 pairs = 48 drives (capacity binds).
     let r10 = option(&r, "onprem.hdd15k.raid10");
-    assert_eq!(r10.drives_for_capacity, Some(36));
-    assert_eq!(r10.count, 36);
+    assert_eq!(r10.drives_for_capacity, Some(48));
+    assert_eq!(r10.count, 48);
+    assert_eq!(r10.drives_set_by, Some(findings::DrivesSetBy::Capacity));
     assert!(
-        r10.binding_limits[0].to_string().starts_with("capacity"),
+        r10.binding_limits[1].to_string().starts_with("capacity"),
         "{:?}",
         r10.binding_limits
     );
-    assert_close!(r10.usable_gib, 18.0 * 300e9 / 1_073_741_824.0);
-    // RAID 5 4+1: ceil(5,000 / (4 × 279.397)) = 5 groups = 25 drives.
-    assert_eq!(option(&r, "onprem.hdd15k.raid5").count, 25);
-    // EFD 800 GB = 745.058 GiB: ceil(5,000 / 2,980.23) = 2 groups = 10 drives.
-    assert_eq!(option(&r, "onprem.efd.raid5").count, 10);
-    // The HDD preference has max_units = 24: not applied to 36 or 25 drives of 15K, but
-    // 10K drives (1,200 GB = 1,117.59 GiB) in RAID 10 need 12 (IOPS: 1,322.28 / 125 = 10.58 →
-    // 11 → 6 pairs; capacity: 5 pairs), so they are preferred and win.
+    assert_close!(r10.usable_gib, 24.0 * 900e9 / 1_073_741_824.0);
+    // RAID 5 4+1: ceil(20,000 / (4 × 838.190)) = 6 groups = 30 drives.
+    assert_eq!(option(&r, "onprem.hdd15k.raid5").count, 30);
+    // SATA SSD 960 GB = 894.070 GiB, RAID 5: ceil(20,000 / 3,576.28) = 6 groups = 30 drives.
+    assert_eq!(option(&r, "onprem.sata-ssd.raid5").count, 30);
+    // The HDD preference has max_units = 24: not applied to 48 or 30 drives of 15K, but
+    // 7,200 rpm drives (24 TB = 22,351.74 GiB) in RAID 10 need 18 (IOPS: 1,322.28 / 80 = 16.5 →
+    // 17 → 9 pairs; capacity: 1 pair), so they are preferred and win.
     let rec = platform(&r, "onprem").recommended.as_ref().unwrap();
-    assert_eq!(rec.tier_id, "onprem.hdd10k.raid10");
-    assert_eq!(rec.count, 12);
-    assert_eq!(rec.drives_for_capacity, Some(10));
+    assert_eq!(rec.tier_id, "onprem.hdd7k.raid10");
+    assert_eq!(rec.count, 18);
+    assert_eq!(rec.drives_for_capacity, Some(2));
     assert!(
         r10.notes
             .iter()

@@ -52,6 +52,23 @@ fn ten_k_drives_jbod_raid1_raid5_need_8_10_13_for_1000_iops_at_80_20() {
     // JBOD: (800 + 200) / 125 = 8; RAID 1: (800 + 2 × 200) / 125 = 9.6 → 10;
     // RAID 5: (800 + 4 × 200) / 125 = 12.8 → 13 (then whole 4+1 groups: 15 drives).
     let extra = r#"
+[[drive]]
+id = "hdd10k125"
+name = "10K rpm HDD at the worked example's 125 IOPS"
+iops = 125
+size_gb = 1200
+source = "techpeoples.net worked example (tier-catalog §4.2): 125 IOPS per 10K drive"
+
+[[tier]]
+id = "onprem.hdd10k125.raid5"
+platform = "onprem"
+kind = "drive_array"
+name = "10K RAID 5"
+media = "hdd"
+drive = "hdd10k125"
+raid = "raid5"
+source = "test"
+
 [[raid]]
 id = "jbod"
 level = "jbod"
@@ -76,7 +93,7 @@ platform = "onprem"
 kind = "drive_array"
 name = "10K JBOD"
 media = "hdd"
-drive = "hdd10k"
+drive = "hdd10k125"
 raid = "jbod"
 source = "test"
 
@@ -86,7 +103,7 @@ platform = "onprem"
 kind = "drive_array"
 name = "10K RAID 1"
 media = "hdd"
-drive = "hdd10k"
+drive = "hdd10k125"
 raid = "raid1"
 source = "test"
 "#;
@@ -96,18 +113,19 @@ source = "test"
     for (tier, n, count) in [
         ("onprem.hdd10k.jbod", 8, 8),
         ("onprem.hdd10k.raid1", 10, 10),
-        ("onprem.hdd10k.raid5", 13, 15),
+        ("onprem.hdd10k125.raid5", 13, 15),
     ] {
         let o = option(&r, tier);
         assert_eq!(o.drives_for_iops, Some(n), "{tier}");
         assert_eq!(o.count, count, "{tier}");
     }
     assert_close!(
-        option(&r, "onprem.hdd10k.raid5").backend_iops.unwrap(),
+        option(&r, "onprem.hdd10k125.raid5").backend_iops.unwrap(),
         1600.0
     );
-    // The on-premises answer compares SAS flash and 15K for the same load: EFD RAID 10 needs
-    // its minimum of 4 drives (1,200 / 5,000 → 1); 15K RAID 10 needs 1,200 / 180 = 6.67 → 7 → 8.
+    // The on-premises answer compares flash and 15K for the same load: NVMe RAID 10 (the first
+    // flash tier with the fewest drives) needs its minimum of 4 drives (1,200 / 900,000 → 1);
+    // 15K RAID 10 needs 1,200 / 180 = 6.67 → 7 → 8.
     let onprem = r.platforms.iter().find(|p| p.platform == "onprem").unwrap();
     let cmp = onprem
         .explanation
@@ -116,7 +134,7 @@ source = "test"
         .find(|e| e.starts_with("Flash vs 15K"))
         .expect("flash vs 15K sentence");
     assert!(
-        cmp.contains("`onprem.efd.raid10` needs 4 drives, `onprem.hdd15k.raid10` 8 drives: 4 more drive slots (2.0× the drives) for 15K")
+        cmp.contains("`onprem.nvme.raid10` needs 4 drives, `onprem.hdd15k.raid10` 8 drives: 4 more drive slots (2.0× the drives) for 15K")
             && cmp.contains("98 % less power per IO"),
         "{cmp}"
     );

@@ -6,6 +6,7 @@ mod common;
 mod corpus;
 mod golden;
 mod hosts;
+mod onprem;
 mod snapshots;
 mod tiers;
 mod virt;

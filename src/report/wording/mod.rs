@@ -11,8 +11,8 @@ use serde::{Serialize, Serializer};
 
 use crate::report::fmt::{fmt_num, fmt_trim};
 use crate::rules::findings::{
-    CostNote, Explanation, FalseCondition, FlashVsHdd, Grade, LatencyRisk, Lost, LostBecause,
-    MessagePart, Note, RuleMessage, RuleNotApplied,
+    CostNote, DrivesSetBy, Explanation, FalseCondition, FlashVsHdd, Grade, LatencyRisk, Lost,
+    LostBecause, MessagePart, Note, RuleMessage, RuleNotApplied,
 };
 use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
 use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
@@ -65,7 +65,8 @@ serialize_as_words!(
     OptionNote,
     Note,
     GradeBasis,
-    CardNote
+    CardNote,
+    DrivesSetBy
 );
 
 mod host;

@@ -11,8 +11,8 @@ use std::fmt::{self, Display, Formatter};
 use super::usd;
 use crate::report::fmt::{fmt_num, fmt_trim};
 use crate::rules::findings::{
-    Binding, BurstCovers, BurstRefused, Infeasible, IoKind, RowShort, SizeRowFigures, SizingNote,
-    ThroughputUnit,
+    Binding, BurstCovers, BurstRefused, DrivesSetBy, Infeasible, IoKind, RowShort, SizeRowFigures,
+    SizingNote, ThroughputUnit,
 };
 
 serialize_as_words!(Infeasible, Binding, SizingNote);
@@ -221,6 +221,17 @@ impl Display for Infeasible {
                     None => Ok(()),
                 }
             }
+            Infeasible::DriveRateUnsourced { op, mb_s } => write!(
+                f,
+                "needs {} MB/s of back-end {op}s, but the drive's sequential {op} rate is not in the catalogue's sources, so no drive count can be shown to carry it",
+                fmt_num(*mb_s, 2)
+            ),
+            Infeasible::ArrayFrontEndOverMax { mb_s, max_mb_s } => write!(
+                f,
+                "sized {} MB/s > {} MB/s, one array's front-end ceiling (max_front_end_mb_s, [onprem] in sizing.toml: policy)",
+                fmt_num(*mb_s, 2),
+                fmt_trim(*max_mb_s)
+            ),
             Infeasible::DrivesOverMax { drives, max_drives } => write!(
                 f,
                 "needs {drives} drives > max_drives {max_drives} ([onprem] in sizing.toml)"
@@ -344,6 +355,84 @@ impl Display for Binding {
                     "IOPS: back-end {read_part} + {write_part} = {} IOPS / {} IOPS per drive = {drives} drives",
                     fmt_num(*backend, 2),
                     fmt_trim(*drive_iops)
+                )
+            }
+            Binding::DriveThroughput {
+                read_mb_s,
+                read_hit,
+                write_mb_s,
+                coalesce,
+                write_penalty,
+                backend_read_mb_s,
+                backend_write_mb_s,
+                drive_read_mb_s,
+                drive_write_mb_s,
+                drives,
+            } => {
+                let read_part = if *read_hit > 0.0 {
+                    format!(
+                        "{} MB/s reads × (1 − {} array read hit) = {}",
+                        fmt_num(*read_mb_s, 2),
+                        fmt_trim(*read_hit),
+                        fmt_num(*backend_read_mb_s, 2)
+                    )
+                } else {
+                    format!("{} MB/s reads", fmt_num(*read_mb_s, 2))
+                };
+                let write_part = if *coalesce > 0.0 {
+                    format!(
+                        "{} MB/s writes × (1 − {} coalescing) × {} = {}",
+                        fmt_num(*write_mb_s, 2),
+                        fmt_trim(*coalesce),
+                        fmt_trim(*write_penalty),
+                        fmt_num(*backend_write_mb_s, 2)
+                    )
+                } else {
+                    format!(
+                        "{} MB/s writes × {} = {}",
+                        fmt_num(*write_mb_s, 2),
+                        fmt_trim(*write_penalty),
+                        fmt_num(*backend_write_mb_s, 2)
+                    )
+                };
+                let mut per_drive = Vec::new();
+                if *backend_read_mb_s > 0.0 {
+                    per_drive.push(format!(
+                        "{} / {} MB/s read per drive",
+                        fmt_num(*backend_read_mb_s, 2),
+                        fmt_trim(*drive_read_mb_s)
+                    ));
+                }
+                if *backend_write_mb_s > 0.0 {
+                    per_drive.push(format!(
+                        "{} / {} MB/s write per drive",
+                        fmt_num(*backend_write_mb_s, 2),
+                        fmt_trim(*drive_write_mb_s)
+                    ));
+                }
+                write!(
+                    f,
+                    "MB/s: back-end {read_part} + {write_part}; {} = {drives} drives",
+                    per_drive.join(" + ")
+                )
+            }
+            Binding::DriveCounts {
+                iops,
+                mb_s,
+                capacity,
+                set_by,
+            } => {
+                let mb = mb_s.map_or("not sourced".to_string(), |x| x.to_string());
+                let cap = capacity.map_or("capacity not given".to_string(), |x| {
+                    format!("capacity {x}")
+                });
+                write!(
+                    f,
+                    "drives for IOPS {iops}, MB/s {mb}, {cap}: the count is set by {}",
+                    match set_by {
+                        DrivesSetBy::RaidMinimum => "the RAID minimum".to_string(),
+                        s => s.to_string(),
+                    }
                 )
             }
             Binding::DriveCapacity {
@@ -574,11 +663,25 @@ impl Display for SizingNote {
                 fmt_trim(*gb)
             ),
             SizingNote::DrivesForIopsOnly => {
-                f.write_str("capacity not given: drives counted for IOPS only")
+                f.write_str("capacity not given: drives counted for IOPS and MB/s only")
             }
             SizingNote::DriveThroughputNotModelled => {
                 f.write_str("throughput (MB/s) per drive is not modelled (no sourced figure)")
             }
+            SizingNote::DriveLinkCaps {
+                op,
+                drive_mb_s,
+                link,
+                link_mb_s,
+            } => write!(
+                f,
+                "the drive's sequential {op} rate of {} MB/s is above its link ({link}: {} MB/s), so the link's figure is used",
+                fmt_trim(*drive_mb_s),
+                fmt_trim(*link_mb_s)
+            ),
+            SizingNote::DriveRatesSequential => f.write_str(
+                "drive MB/s are datasheet sequential 'up to' rates (large blocks): an upper bound at smaller IO sizes, where the IOPS count applies",
+            ),
             SizingNote::IoUnitSplit {
                 op,
                 avg_kib,
@@ -610,3 +713,14 @@ impl Display for SizingNote {
 #[cfg(test)]
 #[path = "../tests_wording_sizing.rs"]
 mod tests;
+
+impl Display for DrivesSetBy {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DrivesSetBy::Iops => "IOPS",
+            DrivesSetBy::Throughput => "MB/s",
+            DrivesSetBy::Capacity => "capacity",
+            DrivesSetBy::RaidMinimum => "RAID minimum",
+        })
+    }
+}

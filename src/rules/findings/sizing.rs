@@ -107,6 +107,21 @@ pub enum Infeasible {
         /// Why its credit bursting was not counted, if it has some.
         burst: Option<Box<SizingNote>>,
     },
+    /// The demand moves MB/s in a direction whose per-drive rate is not in the sources, so
+    /// no drive count can be shown to carry it.
+    DriveRateUnsourced {
+        /// Reads or writes.
+        op: IoKind,
+        /// Back-end MB/s needed in that direction.
+        mb_s: f64,
+    },
+    /// Sized MB/s above one array's front-end ceiling (`[onprem].max_front_end_mb_s`, policy).
+    ArrayFrontEndOverMax {
+        /// Sized MB/s (10^6 B/s).
+        mb_s: f64,
+        /// The ceiling.
+        max_mb_s: f64,
+    },
     /// More drives than `[onprem].max_drives`.
     DrivesOverMax {
         /// Drives needed.
@@ -278,6 +293,43 @@ pub enum Binding {
         drive_iops: f64,
         /// Drives for the IOPS.
         drives: f64,
+    },
+    /// Drive array: the drives the back-end MB/s need. Back-end read MB/s =
+    /// read MB/s × (1 − array read hit); back-end write MB/s = write MB/s × (1 − coalescing) ×
+    /// RAID write penalty (tier-catalog §4.2 applied to bytes); drives = ceil(read / drive
+    /// read MB/s + write / drive write MB/s): each drive's time shared between the two.
+    DriveThroughput {
+        /// Front-end read MB/s after headroom.
+        read_mb_s: f64,
+        /// Array read hit, fraction.
+        read_hit: f64,
+        /// Front-end write MB/s after headroom.
+        write_mb_s: f64,
+        /// Write coalescing, fraction.
+        coalesce: f64,
+        /// RAID write penalty (the bandwidth multiplier of writes).
+        write_penalty: f64,
+        /// Back-end read MB/s.
+        backend_read_mb_s: f64,
+        /// Back-end write MB/s.
+        backend_write_mb_s: f64,
+        /// Usable sequential read MB/s of one drive (lesser of drive and link).
+        drive_read_mb_s: f64,
+        /// Usable sequential write MB/s of one drive.
+        drive_write_mb_s: f64,
+        /// Drives for the MB/s.
+        drives: f64,
+    },
+    /// Drive array: the three counts and which one (or the RAID minimum) set the drive count.
+    DriveCounts {
+        /// Drives for the IOPS.
+        iops: f64,
+        /// Drives for the MB/s (`None`: a needed drive rate is not sourced).
+        mb_s: Option<f64>,
+        /// Drives for the capacity (`None`: capacity not given).
+        capacity: Option<f64>,
+        /// What set the count.
+        set_by: DrivesSetBy,
     },
     /// Drive array: the drives the capacity needs.
     DriveCapacity {
@@ -487,10 +539,25 @@ pub enum SizingNote {
         /// Drive size, GB (10^9 B).
         gb: f64,
     },
-    /// No capacity: drives counted for IOPS only.
+    /// No capacity: drives counted for IOPS and MB/s only.
     DrivesForIopsOnly,
-    /// Drive throughput is not modelled.
+    /// Drive throughput is not modelled (no longer produced: drives are counted for MB/s).
     DriveThroughputNotModelled,
+    /// The drive's link carries less than the drive's own sequential rate, so the link's
+    /// figure is used.
+    DriveLinkCaps {
+        /// Reads or writes.
+        op: IoKind,
+        /// The drive's datasheet MB/s.
+        drive_mb_s: f64,
+        /// Link name (`SAS-4 '24G', per lane`).
+        link: String,
+        /// The link's MB/s.
+        link_mb_s: f64,
+    },
+    /// Datasheet sequential rates are "up to" figures at large blocks: an upper bound of
+    /// what a drive moves at the demand's IO sizes.
+    DriveRatesSequential,
     /// Requests above the IO unit count as several.
     IoUnitSplit {
         /// Reads or writes.
@@ -510,4 +577,18 @@ pub enum SizingNote {
     PerVmPool,
     /// Per-VM maximums are the best case without `--instance`.
     PerVmBestCase,
+}
+
+/// Which requirement set an array's drive count (`TierOption::drives_set_by`): the largest of
+/// the IOPS, MB/s and capacity counts, or the RAID minimum when it is above all three.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DrivesSetBy {
+    /// Back-end IOPS.
+    Iops,
+    /// Back-end MB/s.
+    Throughput,
+    /// Capacity.
+    Capacity,
+    /// The RAID level's minimum drive count.
+    RaidMinimum,
 }

@@ -85,6 +85,9 @@ impl Tier {
         match &self.spec {
             TierSpec::DriveArray { drive, raid } => {
                 v.push(drive.source.clone());
+                if let Some(l) = &drive.link {
+                    v.push(format!("[[link]] {}: {}; {}", l.id, l.derivation, l.source));
+                }
                 v.push(raid.source.clone());
             }
             TierSpec::CloudVolume(c) => {
@@ -124,7 +127,7 @@ pub enum TierSpec {
     /// On-premises drives in RAID groups.
     DriveArray {
         /// Per-drive figures.
-        drive: DriveSpec,
+        drive: Box<DriveSpec>,
         /// RAID layout.
         raid: RaidSpec,
     },
@@ -155,7 +158,60 @@ pub struct DriveSpec {
     /// report then says so.
     #[serde(default)]
     pub size_is_assumption: bool,
+    /// Sequential read rate of one drive, MB/s (10^6 B/s; datasheet "up to" figure);
+    /// `None` = not in the sources (the tier then cannot be shown to carry read MB/s).
+    #[serde(default)]
+    pub seq_read_mb_s: Option<f64>,
+    /// Sequential write rate of one drive, MB/s (10^6 B/s); `None` = not in the sources.
+    #[serde(default)]
+    pub seq_write_mb_s: Option<f64>,
+    /// Id of the `[[link]]` the drive connects by (`pcie4x4`, `sas12`, `sata6`); its
+    /// `mb_s` caps the drive's rates. `None` = no link ceiling applied.
+    #[serde(default)]
+    pub interface: Option<String>,
+    /// The `[[link]]` named by `interface`, filled in by validation.
+    #[serde(skip)]
+    pub link: Option<LinkSpec>,
     /// Where the numbers of this table come from.
+    pub source: String,
+}
+
+impl DriveSpec {
+    /// Usable sequential read MB/s: the lesser of the drive's own and its link's (`None` when
+    /// the drive's own figure is not sourced).
+    pub fn read_mb_s(&self) -> Option<f64> {
+        self.seq_read_mb_s.map(|d| self.capped(d))
+    }
+
+    /// Usable sequential write MB/s, as [`DriveSpec::read_mb_s`].
+    pub fn write_mb_s(&self) -> Option<f64> {
+        self.seq_write_mb_s.map(|d| self.capped(d))
+    }
+
+    fn capped(&self, own: f64) -> f64 {
+        match &self.link {
+            Some(l) => own.min(l.mb_s),
+            None => own,
+        }
+    }
+}
+
+/// `[[link]]` of `tiers.toml`: the most one drive's connection carries in one direction,
+/// MB/s (10^6 B/s) after line encoding (PCIe generation x lanes, one SAS or SATA lane).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Id drives name as `interface` (`pcie4x4`).
+    pub id: String,
+    /// Display name (`PCIe 4.0 x4`).
+    pub name: String,
+    /// Lanes the figure covers.
+    pub lanes: u32,
+    /// Payload MB/s of the link, one direction.
+    pub mb_s: f64,
+    /// How `mb_s` follows from the line rate and encoding.
+    pub derivation: String,
+    /// Where the figures come from.
     pub source: String,
 }
 

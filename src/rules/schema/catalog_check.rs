@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use serde::Deserialize;
 
 use super::catalog::*;
+use super::drive::{check_drive, check_link, check_raid, resolve_link};
 use super::position::{ensure_absent, parse_toml, Check};
 use crate::rules::RulesError;
 
@@ -28,6 +29,8 @@ pub(crate) struct RawCatalog {
     drive: Vec<DriveSpec>,
     #[serde(default)]
     raid: Vec<RaidSpec>,
+    #[serde(default)]
+    link: Vec<LinkSpec>,
     #[serde(default)]
     instance: Vec<Instance>,
     #[serde(default)]
@@ -150,9 +153,18 @@ pub(crate) fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, R
         }
     }
 
+    let mut link_ids = HashSet::new();
+    for (i, l) in raw.link.iter().enumerate() {
+        let k = format!("link[{i}]");
+        check_link(&c, &k, l)?;
+        if !link_ids.insert(l.id.clone()) {
+            return Err(c.err(format!("{k}.id"), format!("duplicate link id \"{}\"", l.id)));
+        }
+    }
     let mut drive_ids = HashSet::new();
     for (i, d) in raw.drive.iter().enumerate() {
         let k = format!("drive[{i}]");
+        resolve_link(&c, &k, &mut d.clone(), &raw.link)?;
         let id = c.need(&format!("{k}.id"), d.id.as_deref(), "in a [[drive]] table")?;
         c.text(&format!("{k}.id"), id)?;
         if !drive_ids.insert(id.to_string()) {
@@ -242,12 +254,16 @@ pub(crate) fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, R
                         "is required for kind = \"drive_array\"",
                     )
                 })?;
-                let drive = resolve_drive(&format!("{k}.drive"), drive)?;
+                let mut drive = resolve_drive(&format!("{k}.drive"), drive)?;
+                resolve_link(&c, &format!("{k}.drive"), &mut drive, &raw.link)?;
                 let raid = resolve_raid(&format!("{k}.raid"), raid)?;
                 check_drive(&c, &format!("{k}.drive"), &drive)?;
                 check_raid(&c, &format!("{k}.raid"), &raid)?;
                 latency_ms = latency_ms.or(drive.latency_ms);
-                TierSpec::DriveArray { drive, raid }
+                TierSpec::DriveArray {
+                    drive: Box::new(drive),
+                    raid,
+                }
             }
             TierKind::CloudVolume => {
                 ensure_absent(&c, &format!("{k}.drive"), &t.drive, "cloud_volume")?;
@@ -372,33 +388,6 @@ pub(crate) fn check_sizes(c: &Check<'_>, k: &str, t: &SizeTable) -> Result<(), R
         }
     }
     Ok(())
-}
-
-pub(crate) fn check_drive(c: &Check<'_>, k: &str, d: &DriveSpec) -> Result<(), RulesError> {
-    c.pos(&format!("{k}.iops"), d.iops)?;
-    if let Some(v) = d.latency_ms {
-        c.pos(&format!("{k}.latency_ms"), v)?;
-    }
-    c.pos(&format!("{k}.size_gb"), d.size_gb)?;
-    c.text(&format!("{k}.source"), &d.source)
-}
-
-pub(crate) fn check_raid(c: &Check<'_>, k: &str, r: &RaidSpec) -> Result<(), RulesError> {
-    c.text(&format!("{k}.level"), &r.level)?;
-    c.num(&format!("{k}.write_penalty"), r.write_penalty, 1.0, true)?;
-    if r.group_width == 0 {
-        return Err(c.err(format!("{k}.group_width"), "must be at least 1"));
-    }
-    if r.data_drives_per_group == 0 || r.data_drives_per_group > r.group_width {
-        return Err(c.err(
-            format!("{k}.data_drives_per_group"),
-            format!("must be 1..={} (group_width)", r.group_width),
-        ));
-    }
-    if r.min_drives == 0 {
-        return Err(c.err(format!("{k}.min_drives"), "must be at least 1"));
-    }
-    c.text(&format!("{k}.source"), &r.source)
 }
 
 pub(crate) fn check_volume(c: &Check<'_>, k: &str, v: &VolumeSpec) -> Result<(), RulesError> {

@@ -7,12 +7,14 @@
 //! Every error names the file and the TOML key (`tier[3].iops.max`, array
 //! indexes 0-based); see [`RulesError`](crate::rules::RulesError).
 //!
-//! Modules: `catalog` (typed tiers.toml), `catalog_check` (its raw form and validation), `instance_check` (the `[[instance]]` checks),
+//! Modules: `catalog` (typed tiers.toml), `catalog_check` (its raw form and validation),
+//! `drive` (validation of drives, RAID layouts and links), `instance_check` (the `[[instance]]` checks),
 //! `policy` (typed sizing.toml, its raw form and validation), `position` (TOML error positions
 //! and the validation context).
 
 mod catalog;
 mod catalog_check;
+mod drive;
 mod instance_check;
 mod policy;
 mod position;

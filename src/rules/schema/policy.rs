@@ -43,6 +43,11 @@ pub struct OnpremPolicy {
     pub write_coalesce_pct: f64,
     /// Drive counts above this are infeasible.
     pub max_drives: u32,
+    /// Most MB/s (10^6 B/s, reads + writes) one array's front end (host ports and
+    /// controllers) carries: a policy figure; a sized demand above it is infeasible on one
+    /// array. `None` = no ceiling.
+    #[serde(default)]
+    pub max_front_end_mb_s: Option<f64>,
     /// Reasoning shown in docs / reports.
     pub why: String,
     /// Where the numbers come from.
@@ -132,6 +137,11 @@ pub struct Rule {
     /// drives or volumes.
     #[serde(default)]
     pub max_units: Option<u32>,
+    /// Prefer/avoid only applies to target options whose published latency (`latency_ms`)
+    /// grades worse on the IO report card than today's measured latency
+    /// ([`crate::rules::grade::TierGrade::worse`]); default false.
+    #[serde(default)]
+    pub slower_than_measured: bool,
     /// Message template (placeholders in docs/rules.md).
     pub message: String,
     /// Source of the rule.
@@ -219,6 +229,9 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
     if raw.onprem.max_drives == 0 {
         return Err(c.err("onprem.max_drives", "must be at least 1"));
     }
+    if let Some(v) = raw.onprem.max_front_end_mb_s {
+        c.pos("onprem.max_front_end_mb_s", v)?;
+    }
     c.text("onprem.why", &raw.onprem.why)?;
     c.text("onprem.source", &raw.onprem.source)?;
     c.pct("cloud.min_saving_pct", raw.cloud.min_saving_pct)?;
@@ -255,6 +268,12 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
                 if r.max_units.is_some() {
                     return Err(c.err(
                         format!("{k}.max_units"),
+                        "is not used by effect = \"note\" or \"warn\"",
+                    ));
+                }
+                if r.slower_than_measured {
+                    return Err(c.err(
+                        format!("{k}.slower_than_measured"),
                         "is not used by effect = \"note\" or \"warn\"",
                     ));
                 }

@@ -2,15 +2,18 @@
 //! arrays, volume count / size / provisioned IOPS and throughput for cloud
 //! volumes. Formulas and sources: docs/rules.md § Formulas.
 //!
-//! `size_drive_array` sizes an on-premises array here; `cloud::size_cloud` tries 1..n equal
-//! volumes, each configured by `volume` (size, provisioned IOPS and throughput, burst, cost).
+//! `onprem::size_drive_array` counts the drives of an on-premises array (IOPS, MB/s and
+//! capacity); `cloud::size_cloud` tries 1..n equal volumes, each configured by `volume` (size,
+//! provisioned IOPS and throughput, burst, cost).
 
 mod cloud;
 mod host;
+mod onprem;
 mod volume;
 
 pub(crate) use cloud::size_cloud;
 pub(crate) use host::smallest_per_family;
+pub(crate) use onprem::size_drive_array;
 
 use crate::rules::findings::{
     Binding, BurstCovers, BurstRefused, CostNote, Infeasible, IoKind, Note, RowShort,
@@ -56,6 +59,10 @@ pub(crate) struct Workload {
     pub(crate) write_fe: f64,
     /// (read + write MB/s) × k, MB/s 10^6.
     pub(crate) sized_mb_s: f64,
+    /// Read MB/s × k (10^6 B/s).
+    pub(crate) read_mb_s: f64,
+    /// Write MB/s × k (10^6 B/s).
+    pub(crate) write_mb_s: f64,
     /// sized_mb_s in MiB/s.
     pub(crate) sized_mib_s: f64,
     /// Capacity asked for, GiB (None = not given).
@@ -135,6 +142,8 @@ impl Workload {
             read_fe: re * k,
             write_fe: we * k,
             sized_mb_s,
+            read_mb_s: rmb * k,
+            write_mb_s: wmb * k,
             sized_mib_s: mb_to_mib(sized_mb_s),
             capacity_gib,
             avg_read_kib: d.avg_read_kib.filter(|x| x.is_finite() && *x > 0.0),
@@ -178,6 +187,9 @@ pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         lost_because: None,
         drives_for_iops: None,
         drives_for_capacity: None,
+        drives_for_mb_s: None,
+        backend_mb_s: None,
+        drives_set_by: None,
         monthly_cost_usd: None,
         cost_breakdown: None,
         cost_note: None,
@@ -194,100 +206,4 @@ pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         sources: tier.sources(),
         hosts: Vec::new(),
     }
-}
-
-/// Size an on-premises drive array (tier-catalog §4.2):
-/// back-end = R × (1 − array read hit) + W × (1 − write coalescing) × penalty;
-/// drives for IOPS = ceil(back-end / drive IOPS); drives for capacity =
-/// whole groups × group width; then at least `min_drives`, rounded up to a
-/// multiple of `group_width`. Cost: none (no public list price).
-pub(crate) fn size_drive_array(
-    tier: &Tier,
-    drive: &DriveSpec,
-    raid: &RaidSpec,
-    policy: &OnpremPolicy,
-    w: &Workload,
-) -> TierOption {
-    let mut o = base_option(tier, Unit::Drive);
-    let hit = policy.array_read_hit_pct / 100.0;
-    let coalesce = policy.write_coalesce_pct / 100.0;
-    let backend = w.read_fe * (1.0 - hit) + w.write_fe * (1.0 - coalesce) * raid.write_penalty;
-    let width = f64::from(raid.group_width);
-    let size_gib = drive.size_gb * GB / GIB;
-    let usable_per_group = f64::from(raid.data_drives_per_group) * size_gib;
-
-    let n_iops = ceil_eps(backend / drive.iops);
-    let n_cap = w
-        .capacity_gib
-        .map(|c| ceil_eps(c / usable_per_group) * width);
-    let raw = n_iops
-        .max(n_cap.unwrap_or(0.0))
-        .max(f64::from(raid.min_drives));
-    let n = ceil_eps(raw / width) * width;
-
-    let fe = w.read_fe + w.write_fe;
-    o.backend_iops = Some(backend);
-    o.drives_for_iops = Some(n_iops as u32);
-    o.drives_for_capacity = n_cap.map(|x| x as u32);
-    o.count = n as u32;
-    o.size_per_unit_gib = size_gib;
-    o.total_gib = n * size_gib;
-    o.usable_gib = n / width * usable_per_group;
-    // Front-end IOPS the drives serve at this read/write mix.
-    o.iops_capability = if backend > 0.0 {
-        n * drive.iops * fe / backend
-    } else {
-        n * drive.iops
-    };
-    o.cost_note = Some(CostNote::OnpremArray);
-
-    let min = f64::from(raid.min_drives);
-    if n_iops >= n_cap.unwrap_or(0.0) && n_iops >= min {
-        o.binding_limits.push(Binding::DriveIops {
-            reads: w.read_fe,
-            read_hit: hit,
-            writes: w.write_fe,
-            coalesce,
-            write_penalty: raid.write_penalty,
-            backend,
-            drive_iops: drive.iops,
-            drives: n_iops,
-        });
-    } else if let Some(nc) = n_cap.filter(|nc| *nc > n_iops && *nc >= min) {
-        o.binding_limits.push(Binding::DriveCapacity {
-            gib: w.capacity_gib.unwrap_or(0.0),
-            usable_per_group,
-            group_width: raid.group_width,
-            drives: nc,
-        });
-    } else {
-        o.binding_limits.push(Binding::MinDrives {
-            min: raid.min_drives,
-            level: raid.level.clone(),
-            for_iops: n_iops,
-        });
-    }
-    if n > raw {
-        o.binding_limits.push(Binding::WholeGroups {
-            from: raw,
-            group_width: raid.group_width,
-            level: raid.level.clone(),
-        });
-    }
-    if drive.size_is_assumption {
-        o.note(SizingNote::DriveSizeAssumed { gb: drive.size_gb });
-    }
-    if w.capacity_gib.is_none() {
-        o.note(SizingNote::DrivesForIopsOnly);
-    }
-    o.note(SizingNote::DriveThroughputNotModelled);
-    if n > f64::from(policy.max_drives) {
-        o.infeasible_reason = Some(Infeasible::DrivesOverMax {
-            drives: n,
-            max_drives: policy.max_drives,
-        });
-    } else {
-        o.feasible = true;
-    }
-    o
 }
