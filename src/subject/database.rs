@@ -660,6 +660,24 @@ pub(crate) fn database(
                 single_block_read_p95: p95(&cw.single_block_read_p95),
                 large_read_p95: p95(&cw.multiblock_read_p95),
                 log_write_p95: p95(&cw.log_write_p95),
+                direct_path_read_ms: o6(cw.direct_path_read_ms.exact),
+                smart_scan_ms: o6(cw.cell_smart_table_scan_ms.exact),
+                latency_events: [
+                    ("single_block_read_ms", &cw.db_file_sequential_read_ms),
+                    ("large_read_ms", &cw.db_file_scattered_read_ms),
+                    ("log_write_ms", &cw.log_file_parallel_write_ms),
+                    ("direct_path_read_ms", &cw.direct_path_read_ms),
+                    ("smart_scan_ms", &cw.cell_smart_table_scan_ms),
+                ]
+                .into_iter()
+                .filter_map(|(m, f)| {
+                    Some(crate::rules::LatencyEvent {
+                        measured_by: m.to_string(),
+                        event: f.event.clone()?,
+                        waits: f.waits,
+                    })
+                })
+                .collect(),
             };
             Some(DemandAt {
                 demand,
