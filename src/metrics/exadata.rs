@@ -54,6 +54,12 @@ pub struct SmartScan {
     pub waits_per_s: Figure,
     /// Their waits-weighted average wait, ms.
     pub avg_wait_ms: Figure,
+    /// Their wait time, s: Σ waits × average wait (the printed averages; the model keeps no
+    /// Total Wait Time).
+    pub wait_s: Figure,
+    /// Their share of DB time, %: 100 × `wait_s` / (header `DB Time` × 60); set by the subject,
+    /// which knows the interval's DB time ([`set_db_time`]).
+    pub db_time_pct: Figure,
     /// Read requests that are not single-block reads: read IOPS − single-block reads/s (the
     /// multiblock, Smart Scan, control file and other requests of `physical read total IO
     /// requests`).
@@ -100,6 +106,21 @@ const SMART: [&str; 2] = ["cell smart table scan", "cell smart index scan"];
 const RD: &str = "physical read total IO requests";
 const ELIGIBLE: &str = "cell physical IO bytes eligible for predicate offload";
 const RETURNED: &str = "cell physical IO interconnect bytes returned by smart scan";
+
+const DB_TIME_FROM: &str = "100 × Smart Scan wait time / (header 'DB Time' minutes × 60)";
+
+/// Sets the Smart Scan share of DB time from the interval's `DB Time:` minutes (the report
+/// header; a RAC sum: the instances' DB times added).
+pub fn set_db_time(x: Option<&mut ExadataFigures>, db_time_min: Option<f64>) {
+    let Some(x) = x else { return };
+    let s = &mut x.smart_scan;
+    let v = match (s.wait_s.exact, db_time_min) {
+        (Some(w), Some(m)) if m > 0.0 => Ok(100.0 * w / (m * 60.0)),
+        (None, _) => Err("no Smart Scan waits".to_string()),
+        _ => Err("the report header gives no DB Time".to_string()),
+    };
+    s.db_time_pct = Figure::of(v, "%", 1, DB_TIME_FROM);
+}
 
 /// Waits and waits × average (ms) of `events` over the Foreground and Background Wait Events.
 fn waits_of(v: &View, events: &[&str]) -> (f64, f64) {
@@ -198,6 +219,22 @@ pub fn figures(
             "ms",
             3,
             format!("'{}' + '{}' average wait, weighted by waits", SMART[0], SMART[1]),
+        ),
+        wait_s: Figure::of(
+            if smart_n > 0.0 {
+                Ok(smart_w / 1000.0)
+            } else {
+                Err("no Smart Scan waits".to_string())
+            },
+            "s",
+            0,
+            format!("Σ Waits × average wait of '{}' and '{}'", SMART[0], SMART[1]),
+        ),
+        db_time_pct: Figure::unknown(
+            "%",
+            1,
+            DB_TIME_FROM,
+            "the interval's DB time is not known".to_string(),
         ),
         other_read_iops: Figure::of(
             other,

@@ -168,12 +168,13 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
         kind: raw.info.kind,
         statspack: raw.info.statspack,
     };
-    let workload = metrics::workload(
+    let mut workload = metrics::workload(
         &part.instance_view(&inst)?,
         source,
         formula,
         raw.info.rate_decimals,
     );
+    metrics::exadata::set_db_time(workload.exadata.as_mut(), raw.info.snapshots.db_time_min);
     Ok(ReportFrame {
         file: raw.file,
         part,

@@ -358,15 +358,22 @@ pub(crate) fn database(
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
         let workload = match &view {
-            Some(v) => metrics::workload(
-                v,
-                metrics::FigureSource::RacSum,
-                formula,
-                used.iter()
-                    .map(|&m| infos[m].1.rate_decimals)
-                    .min()
-                    .unwrap_or(2),
-            ),
+            Some(v) => {
+                let mut w = metrics::workload(
+                    v,
+                    metrics::FigureSource::RacSum,
+                    formula,
+                    used.iter()
+                        .map(|&m| infos[m].1.rate_decimals)
+                        .min()
+                        .unwrap_or(2),
+                );
+                // The instances' DB times add up, as their wait times do.
+                let db_time: Option<f64> =
+                    used.iter().map(|&m| infos[m].1.snapshots.db_time_min).sum();
+                metrics::exadata::set_db_time(w.exadata.as_mut(), db_time);
+                w
+            }
             None => analyses[used[0]].workload.clone(),
         };
         let mut per_instance = Vec::new();

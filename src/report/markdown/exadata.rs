@@ -38,6 +38,8 @@ pub(crate) fn write_exadata(
         ),
         ("Smart Scan waits", &s.waits_per_s),
         ("Smart Scan average wait", &s.avg_wait_ms),
+        ("Smart Scan wait time", &s.wait_s),
+        ("Smart Scan share of DB time", &s.db_time_pct),
         ("Smart Scan bytes eligible for offload", &s.eligible_mb_s),
         (
             "Smart Scan bytes returned to the database",

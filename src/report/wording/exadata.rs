@@ -4,7 +4,7 @@
 use std::fmt::{self, Display, Formatter};
 
 use crate::metrics::exadata::{OffExadata, SmallReadBasis};
-use crate::report::fmt::{figure_text, fmt_num};
+use crate::report::fmt::{figure_text, fmt_trim};
 
 impl Display for SmallReadBasis {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
@@ -13,7 +13,7 @@ impl Display for SmallReadBasis {
                 "total read requests − multiblock read requests"
             }
             SmallReadBasis::SingleBlockReadWaits => {
-                "Exadata: 'cell single block physical read' (+ 'db file sequential read') waits; total − multiblock would count Smart Scan requests as small reads"
+                "the 'cell single block physical read' (+ 'db file sequential read') waits, not total − multiblock requests, which would count Smart Scan requests as small reads"
             }
         })
     }
@@ -23,9 +23,9 @@ impl Display for OffExadata {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "about {} IOPS off Exadata ({} × the {} IOPS measured on Exadata; throughput stays {} MB/s): a planning estimate, the sizing uses the measured figure",
+            "{} IOPS estimated off Exadata ({} × the {} IOPS measured on Exadata; throughput stays {} MB/s): a planning figure, the sizing uses the measured one",
             figure_text(&self.estimated_iops),
-            fmt_num(self.factor, 0),
+            fmt_trim(self.factor),
             figure_text(&self.measured_iops),
             figure_text(&self.total_mb_s),
         )
