@@ -265,3 +265,63 @@ fn exadata_without_cell_single_block_waits_falls_back() {
         "smart scan",
     );
 }
+
+/// A case the corpus lacks: an Exadata RAC database given as two instance reports of the same
+/// interval. The second is a temporary copy of eyko139's PRDG1 report renamed PRDG2 (instance
+/// 2), so every sum is twice the one report's figure.
+#[test]
+fn exadata_rac_instance_reports_are_summed() {
+    let Some(p) = corpus("eyko139-prdg1-18c-rac-instance.html") else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+    let second = text.replace("Inst: PRDG1,", "Inst: PRDG2,").replace(
+        "PRDG1</td><td align=\"right\" class='awrnc'>1</td>",
+        "PRDG2</td><td align=\"right\" class='awrnc'>2</td>",
+    );
+    assert_ne!(text, second);
+    let dir = std::env::temp_dir().join(format!("sizer-exadata-rac-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("prdg1.html");
+    let b = dir.join("prdg2.html");
+    std::fs::write(&a, &text).unwrap();
+    std::fs::write(&b, &second).unwrap();
+    let rules = RuleSet::builtin().expect("built-in rules load");
+    let run = pipeline::run(&[a.as_path(), b.as_path()], &rules, &Settings::default()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let mut buf = Vec::new();
+    sizer::report::json(&run, &mut buf).unwrap();
+    let doc: Value = serde_json::from_slice(&buf).unwrap();
+    let iv = &doc["databases"][0]["intervals"][0];
+    assert_eq!(iv["scope"], "rac_sum");
+    let w = &iv["workload"];
+    assert_eq!(w["small_read_basis"], "single_block_read_waits");
+    let x = &w["exadata"];
+    // 2 × (1,075,359 + 29,963) = 2,210,644 waits; (2 × 159.67) × 2,210,644 / (2 × 4,789,921)
+    // = 319.34 × 0.230760 = 73.69 single-block reads/s (2 × 36.8455, not 2 × the rounded 36.85).
+    assert_eq!(
+        num(&x["single_block_read_waits"]["value"], "waits"),
+        2_210_644.0
+    );
+    close(
+        &x["single_block_reads_per_s"]["value"],
+        73.69,
+        2,
+        "rac single-block",
+    );
+    // Smart Scan: 2 × 4,514 × 1.74 ms = 15.71 s over DB time 2 × 128.14 min = 15,376.8 s
+    // → 0.10 % (0.2 % if the DB times were not added).
+    close(
+        &x["smart_scan"]["db_time_pct"]["value"],
+        0.1,
+        1,
+        "rac % DB time",
+    );
+    // Off Exadata: 6 × (2 × 180.59) = 2,167.08.
+    close(
+        &x["off_exadata"]["estimated_iops"]["value"],
+        2167.08,
+        2,
+        "rac off-Exadata",
+    );
+}
