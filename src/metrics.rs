@@ -23,6 +23,8 @@
 use serde::Serialize;
 use sizer_parsers::awr::ReportKind;
 
+pub mod exadata;
+
 use crate::model::{section, View};
 
 /// One figure with its unit and provenance.
@@ -46,11 +48,18 @@ pub struct Figure {
     /// Why the value is unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown_reason: Option<String>,
+    /// Wait figures only: the wait event the average is of (verbatim; on Exadata the cell
+    /// event standing for a `db file …` event).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// Wait figures only: the waits the average rests on (`Waits` of the row used).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waits: Option<f64>,
 }
 
 /// A figure's value, or why it is unknown: not an error but the `unknown_reason` shown in the
 /// report and the JSON (a missing statistic, a zero denominator).
-type ValueOrWhy = Result<f64, String>;
+pub(crate) type ValueOrWhy = Result<f64, String>;
 
 /// Decimals of a duration printed as `152.25us` / `3.23ms` / `52.86 s` / `2` once in ms, so the
 /// value keeps exactly the printed precision.
@@ -77,7 +86,12 @@ fn round(v: f64, d: u32) -> f64 {
 }
 
 impl Figure {
-    fn known(v: f64, unit: &'static str, decimals: u32, from: impl Into<String>) -> Figure {
+    pub(crate) fn known(
+        v: f64,
+        unit: &'static str,
+        decimals: u32,
+        from: impl Into<String>,
+    ) -> Figure {
         Figure {
             value: Some(round(v, decimals)),
             exact: Some(v),
@@ -86,9 +100,16 @@ impl Figure {
             from: from.into(),
             printed: None,
             unknown_reason: None,
+            event: None,
+            waits: None,
         }
     }
-    fn unknown(unit: &'static str, decimals: u32, from: impl Into<String>, why: String) -> Figure {
+    pub(crate) fn unknown(
+        unit: &'static str,
+        decimals: u32,
+        from: impl Into<String>,
+        why: String,
+    ) -> Figure {
         Figure {
             value: None,
             exact: None,
@@ -97,9 +118,16 @@ impl Figure {
             from: from.into(),
             printed: None,
             unknown_reason: Some(why),
+            event: None,
+            waits: None,
         }
     }
-    fn of(v: ValueOrWhy, unit: &'static str, decimals: u32, from: impl Into<String>) -> Figure {
+    pub(crate) fn of(
+        v: ValueOrWhy,
+        unit: &'static str,
+        decimals: u32,
+        from: impl Into<String>,
+    ) -> Figure {
         match v {
             Ok(v) => Figure::known(v, unit, decimals, from),
             Err(why) => Figure::unknown(unit, decimals, from, why),
@@ -213,6 +241,16 @@ pub struct IntervalFigures {
     pub log_file_parallel_write_ms: Figure,
     /// Average `log file sync` wait, ms.
     pub log_file_sync_ms: Figure,
+    /// Average `direct path read` wait, ms (IO report card).
+    pub direct_path_read_ms: Figure,
+    /// Average `cell smart table scan` wait, ms (Exadata; IO report card).
+    pub cell_smart_table_scan_ms: Figure,
+    /// What `small_read_iops` is computed from.
+    pub small_read_basis: exadata::SmallReadBasis,
+    /// Exadata figures (single-block reads from the cell waits, Smart Scan, the off-Exadata
+    /// estimate); `None` when the source is not an Exadata database.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exadata: Option<exadata::ExadataFigures>,
 }
 
 /// The required-IOPS formula as chosen in the rules: term ids and the text to print.
@@ -224,6 +262,8 @@ pub struct Formula {
     pub text: String,
     /// Used only when the report lacks `physical read/write total IO requests` (old releases).
     pub fallback: Option<Box<Formula>>,
+    /// `[exadata]` of the rules: the off-Exadata factor (`None` = no estimate).
+    pub exadata: Option<exadata::ExadataPolicy>,
 }
 
 /// Names of the AWR statistics behind each formula term.
@@ -317,6 +357,7 @@ pub fn workload(
             Ok::<f64, String>(acc + rate(stat)?)
         })
     };
+    let exadata_policy = formula.exadata.as_ref();
     let (required, formula) = match (&formula.fallback, r.is_err() || w.is_err()) {
         (Some(fb), true) => (sum(fb), fb.as_ref()),
         _ => (sum(formula), formula),
@@ -424,6 +465,8 @@ pub fn workload(
                 };
                 let mut m = Figure::known(ms, "ms", d, from);
                 m.printed = printed.map(str::to_string);
+                m.event = found.map(|(name, _, _)| name.to_string());
+                m.waits = row.and_then(|x| x.total);
                 m
             }
             None => Figure::unknown(
@@ -456,7 +499,7 @@ pub fn workload(
             .collect::<Vec<_>>()
             .join(" + ")
     );
-    IntervalFigures {
+    let mut figures = IntervalFigures {
         read_iops: Figure::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
         write_iops: Figure::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
         redo_writes_per_s: Figure::of(redo, "writes/s", rate_decimals, "'redo writes' per Second"),
@@ -577,7 +620,31 @@ pub fn workload(
         db_file_scattered_read_ms: wait(fg, bg, "db file scattered read", "Foreground Wait Events 'db file scattered read' average wait"),
         log_file_parallel_write_ms: wait(bg, fg, "log file parallel write", "Background Wait Events 'log file parallel write' average wait"),
         log_file_sync_ms: wait(fg, bg, "log file sync", "Foreground Wait Events 'log file sync' average wait"),
+        direct_path_read_ms: wait(fg, bg, "direct path read", "Foreground Wait Events 'direct path read' average wait"),
+        cell_smart_table_scan_ms: wait(fg, bg, "cell smart table scan", "Foreground Wait Events 'cell smart table scan' average wait"),
+        small_read_basis: exadata::SmallReadBasis::TotalMinusMultiblock,
+        exadata: None,
+    };
+    // Exadata: single-block reads are the cell waits (crate::metrics::exadata), not total − multiblock.
+    let f = &figures;
+    let exadata = exadata::figures(
+        v,
+        &f.read_iops,
+        &f.required_iops,
+        &f.total_mb_s,
+        rate_decimals,
+        exadata_policy,
+    );
+    figures.exadata = exadata;
+    if let Some(x) = figures
+        .exadata
+        .as_ref()
+        .filter(|x| x.single_block_reads_per_s.value.is_some())
+    {
+        figures.small_read_iops = x.single_block_reads_per_s.clone();
+        figures.small_read_basis = exadata::SmallReadBasis::SingleBlockReadWaits;
     }
+    figures
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use serde::Serialize;
 /// A tolerated problem or caveat, with a stable id.
 #[derive(Debug, Clone, Serialize)]
 pub struct Warning {
-    /// Stable id: `rac_instance`, `rac_partial`, `pdb_report`, `exadata`, `io_profile_mismatch`,
+    /// Stable id: `rac_instance`, `rac_partial`, `pdb_report`, `io_profile_mismatch`,
     /// `parser`, `required_unknown`, `restart`, `long_window`, or the id of a fired rule with
     /// effect `warn` (`long-window-hides-peaks`, `slow-single-block-reads`, `slow-log-writes`).
     pub id: String,

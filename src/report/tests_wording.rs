@@ -492,6 +492,8 @@ fn report_card_basis_and_note() {
     use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
     let wait = |by: &str| BasisFigure::WaitEvent {
         measured_by: by.into(),
+        event: None,
+        waits: None,
     };
     // As printed in the golden report card of a corpus AWR report.
     let b = GradeBasis {
@@ -519,6 +521,20 @@ fn report_card_basis_and_note() {
     assert_eq!(
         b.to_string(),
         "average 'log file parallel write' wait; log write size unknown: graded on both scales"
+    );
+    // Exadata (azure-lab1-dbu, Foreground Wait Events (Global)): the cell event and its waits.
+    let b = GradeBasis {
+        figure: BasisFigure::WaitEvent {
+            measured_by: "single_block_read_ms".into(),
+            event: Some("cell single block physical read".into()),
+            waits: Some(276_639_951.0),
+        },
+        p95_ms: Some((0.512, 1.0)),
+        log_write: None,
+    };
+    assert_eq!(
+        b.to_string(),
+        "p95 between 0.512 and 1 ms from the Wait Event Histogram (graded); average 'cell single block physical read' wait over 276,639,951 waits"
     );
     let b = GradeBasis {
         figure: BasisFigure::NotThisScale {

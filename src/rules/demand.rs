@@ -67,6 +67,24 @@ pub struct Demand {
     pub large_read_p95: Option<(f64, f64)>,
     /// The same for log writes ('log file parallel write').
     pub log_write_p95: Option<(f64, f64)>,
+    /// Average 'direct path read' wait, ms (IO report card, large-read scale).
+    pub direct_path_read_ms: Option<f64>,
+    /// Average Exadata 'cell smart table scan' wait, ms (IO report card, large-read scale).
+    pub smart_scan_ms: Option<f64>,
+    /// The wait event behind each graded latency and the waits its average rests on, keyed
+    /// by the report card's `measured_by` (`single_block_read_ms`, …); empty for OS logs.
+    pub latency_events: Vec<LatencyEvent>,
+}
+
+/// The wait event behind a graded latency.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct LatencyEvent {
+    /// The report card's `measured_by` figure this event measures.
+    pub measured_by: String,
+    /// The event, verbatim (`cell single block physical read`).
+    pub event: String,
+    /// Its waits in the interval (`Waits` of the row whose average is used).
+    pub waits: Option<f64>,
 }
 
 /// One term of the required-IOPS formula (TOML spelling in `snake_case`).

@@ -25,8 +25,8 @@ pub struct CardTest {
     /// Upper bounds of the letters, ms, ascending (one per letter of
     /// [`ReportCardSpec::letters`]).
     pub bounds_ms: Vec<f64>,
-    /// Which measured figure it grades: `single_block_read_ms`, `large_read_ms` or
-    /// `log_write_ms` (fields of [`Demand`]).
+    /// Which measured figure it grades: `single_block_read_ms`, `large_read_ms`,
+    /// `log_write_ms`, `direct_path_read_ms` or `smart_scan_ms` (fields of [`Demand`]).
     pub measured_by: String,
     /// Log writes only: the test applies when the average log write
     /// ([`Demand::avg_log_write_kib`]) is below this size, KiB; unknown size = both apply.
@@ -35,6 +35,10 @@ pub struct CardTest {
     /// Log writes only: the test applies when the average log write is at least this, KiB.
     #[serde(default)]
     pub io_kib_from: Option<f64>,
+    /// Left out of the card when the evidence does not measure it (events that only some
+    /// databases have: `direct path read`, Exadata's `cell smart table scan`).
+    #[serde(default)]
+    pub only_when_measured: bool,
 }
 
 /// `[report_card]` of `sizing.toml`.
@@ -92,7 +96,7 @@ impl ReportCardSpec {
                 return Err(err(
                     format!("{k}.measured_by"),
                     format!(
-                        "unknown figure \"{}\" (known: single_block_read_ms, large_read_ms, log_write_ms)",
+                        "unknown figure \"{}\" (known: single_block_read_ms, large_read_ms, log_write_ms, direct_path_read_ms, smart_scan_ms)",
                         t.measured_by
                     ),
                 ));
@@ -123,6 +127,8 @@ fn measured(d: &Demand, name: &str) -> Result<Option<f64>, ()> {
         "single_block_read_ms" => Ok(d.single_block_read_ms),
         "large_read_ms" => Ok(d.large_read_ms),
         "log_write_ms" => Ok(d.log_write_ms),
+        "direct_path_read_ms" => Ok(d.direct_path_read_ms),
+        "smart_scan_ms" => Ok(d.smart_scan_ms),
         _ => Err(()),
     }
 }
@@ -153,6 +159,9 @@ pub struct TestGrade {
     pub name: String,
     /// Measured average latency, ms; `None` = not measured.
     pub measured_ms: Option<f64>,
+    /// The waits the grade rests on (AWR: `Waits` of the event whose average is graded);
+    /// `None` when not a wait event or not graded.
+    pub waits: Option<f64>,
     /// Where the 95th percentile lies, `[lo, hi]` ms (`lo ≤ p95 < hi`; `hi` null = no upper
     /// edge), from the report's Wait Event Histogram; `None` when the report prints none.
     #[serde(serialize_with = "range_ser")]
@@ -223,8 +232,14 @@ pub enum BasisFigure {
     Given(String),
     /// The AWR wait event the test is measured by (`measured_by` of the card).
     WaitEvent {
-        /// The `measured_by` metric (`single_block_read_ms`, `large_read_ms`, `log_write_ms`).
+        /// The `measured_by` metric (`single_block_read_ms`, `large_read_ms`, `log_write_ms`,
+        /// `direct_path_read_ms`, `smart_scan_ms`).
         measured_by: String,
+        /// The event whose average is graded, when the demand names it (on Exadata the cell
+        /// event standing for `db file sequential read`).
+        event: Option<String>,
+        /// The waits the average rests on.
+        waits: Option<f64>,
     },
 }
 
@@ -250,6 +265,13 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
     let tests = spec
         .test
         .iter()
+        .filter(|t| {
+            !t.only_when_measured
+                || measured(d, &t.measured_by)
+                    .ok()
+                    .flatten()
+                    .is_some_and(f64::is_finite)
+        })
         .map(|t| {
             // A size-bound test whose size range excludes the measured average is not graded.
             let size = (t.measured_by == "log_write_ms")
@@ -290,6 +312,11 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 _ => None,
             };
             let graded = ms.is_some() || p95.is_some();
+            let ev = d
+                .latency_events
+                .iter()
+                .find(|e| e.measured_by == t.measured_by)
+                .filter(|_| graded && d.latency_basis.is_none());
             let figure = match (&d.latency_basis, graded) {
                 (_, false) if excluded => BasisFigure::NotThisScale {
                     avg_log_write_kib: size.unwrap_or(0.0),
@@ -298,6 +325,8 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 (Some(b), true) => BasisFigure::Given(b.clone()),
                 (None, true) => BasisFigure::WaitEvent {
                     measured_by: t.measured_by.clone(),
+                    event: ev.map(|e| e.event.clone()),
+                    waits: ev.and_then(|e| e.waits),
                 },
             };
             let log_write = match size {
@@ -314,6 +343,7 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 test: t.id.clone(),
                 name: t.name.clone(),
                 measured_ms: ms,
+                waits: ev.and_then(|e| e.waits),
                 p95_range_ms: p95,
                 basis,
                 grade,
@@ -334,9 +364,9 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
     let Some(tms) = tier.latency_ms else {
         return Vec::new();
     };
-    spec.test
+    card.tests
         .iter()
-        .zip(&card.tests)
+        .filter_map(|g| Some((spec.test.iter().find(|t| t.id == g.test)?, g)))
         .filter_map(|(t, g)| {
             let mi = g.best_index?;
             let ti = spec.index(t, tms);

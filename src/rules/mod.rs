@@ -88,7 +88,7 @@ use eval::{Outcome, Values};
 use findings::{Explanation, Infeasible, LatencyKeeper, Lost, LostBecause, Note, RuleNotApplied};
 use sizing::Workload;
 
-pub use demand::{Demand, IopsFormula, IopsTerm};
+pub use demand::{Demand, IopsFormula, IopsTerm, LatencyEvent};
 pub use recommendation::{
     CostBreakdown, FiredRule, HostChoice, HostFit, NotEvaluatedRule, NotFiredRule, OptionNote,
     Options, PlatformRecommendation, Recommendation, TierOption, Unit,

@@ -536,6 +536,64 @@ fn report_card_grades_measured_waits_and_tiers() {
 }
 
 #[test]
+fn report_card_adds_direct_path_and_smart_scan_with_their_waits() {
+    let d = Demand {
+        single_block_read_ms: Some(1.27),
+        large_read_ms: Some(1.75),
+        log_write_ms: Some(5.01),
+        direct_path_read_ms: Some(13.2),
+        smart_scan_ms: Some(0.97),
+        latency_events: vec![crate::rules::LatencyEvent {
+            measured_by: "smart_scan_ms".into(),
+            event: "cell smart table scan".into(),
+            waits: Some(10_656_326.0),
+        }],
+        ..load(5000.0, 0.8, 8.0)
+    };
+    let r = recommend(&builtin(), &d, &only("aws"));
+    let card = r.report_card.as_ref().unwrap();
+    let ids: Vec<&str> = card.tests.iter().map(|g| g.test.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "random_read",
+            "sequential_read",
+            "direct_path_read",
+            "smart_scan",
+            "log_write_small",
+            "log_write_large"
+        ]
+    );
+    let g = |id: &str| card.tests.iter().find(|g| g.test == id).unwrap();
+    // 13.2 ms: ≥ 12 (A+ bound), < 14 → A on the sequential-read scale; 0.97 ms < 12 → A+.
+    let dp = g("direct_path_read");
+    assert_eq!(dp.grade.as_ref().unwrap().to_string(), "A");
+    assert_eq!(dp.waits, None);
+    let ss = g("smart_scan");
+    assert_eq!(ss.grade.as_ref().unwrap().to_string(), "A+");
+    assert_eq!(ss.waits, Some(10_656_326.0));
+    // Tier grades are matched by test id: gp3's 9 ms is A+ on the direct-path scale (A today,
+    // not worse) and D on the 1 KiB log-write scale (9 ≥ 3).
+    let gp3 = option(&r, "aws.gp3");
+    let tg = |id: &str| gp3.latency_check.iter().find(|t| t.test == id).unwrap();
+    assert_eq!(
+        (
+            tg("direct_path_read").grade.as_str(),
+            tg("direct_path_read").worse
+        ),
+        ("A+", false)
+    );
+    assert_eq!(tg("log_write_small").grade.as_str(), "D");
+    // Without the events, the two tests are left out.
+    let plain = Demand {
+        single_block_read_ms: Some(1.27),
+        ..load(5000.0, 0.8, 8.0)
+    };
+    let r = recommend(&builtin(), &plain, &only("aws"));
+    assert_eq!(r.report_card.as_ref().unwrap().tests.len(), 4);
+}
+
+#[test]
 fn catalogue_covers_every_target_of_the_issue_and_prices_or_explains() {
     let r = builtin();
     let ids: Vec<&str> = r.tiers().iter().map(|t| t.id.as_str()).collect();

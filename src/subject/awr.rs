@@ -130,7 +130,6 @@ pub(crate) struct ReportInfo {
     pub(crate) snapshots: Snapshots,
     pub(crate) encoding: String,
     pub(crate) warnings: Vec<String>,
-    pub(crate) exadata: bool,
     pub(crate) statistics: BTreeMap<String, StatisticValue>,
 }
 
@@ -169,12 +168,13 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
         kind: raw.info.kind,
         statspack: raw.info.statspack,
     };
-    let workload = metrics::workload(
+    let mut workload = metrics::workload(
         &part.instance_view(&inst)?,
         source,
         formula,
         raw.info.rate_decimals,
     );
+    metrics::exadata::set_db_time(workload.exadata.as_mut(), raw.info.snapshots.db_time_min);
     Ok(ReportFrame {
         file: raw.file,
         part,
@@ -229,14 +229,6 @@ pub(crate) fn duplicate_key(i: &ReportInfo) -> DuplicateKey {
 /// caller right after.
 pub(crate) fn reduce(file: String, r: AwrReport) -> ReducedReport {
     let (meta, rows): (SourceMeta, Vec<StatRow>) = model::awr_rows(&file, &r);
-    // 'cell physical IO interconnect bytes' is counted on every platform; these are Exadata-only.
-    let exadata = r.activity.iter().any(|s| {
-        (s.name == "cell flash cache read hits"
-            || s.name == "cell physical IO bytes eligible for predicate offload")
-            && s.total.unwrap_or(0.0) > 0.0
-    }) || r.wait_events.iter().any(|e| {
-        e.event.starts_with("cell single block physical read") && e.waits.unwrap_or(0.0) > 0.0
-    });
     let statistics = STATISTICS_SHOWN
         .iter()
         .filter_map(|n| {
@@ -264,7 +256,6 @@ pub(crate) fn reduce(file: String, r: AwrReport) -> ReducedReport {
         snapshots: r.snapshots,
         encoding: r.encoding,
         warnings: r.warnings,
-        exadata,
         statistics,
     };
     ReducedReport {
@@ -285,8 +276,10 @@ pub(crate) fn formula_of(rules: &RuleSet) -> (Formula, FormulaInfo) {
                 terms: fb.terms.clone(),
                 text: fb.text.clone(),
                 fallback: None,
+                exadata: None,
             })
         }),
+        exadata: rules.sizing().exadata.clone(),
     };
     let info = FormulaInfo {
         terms: f.terms.clone(),
@@ -332,12 +325,8 @@ pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) ->
             message: "PDB-level report: it has no 'redo writes', no IOStat by Function and no Buffer Hit %; the storage serves the whole CDB, so size from CDB-level reports".into(),
         });
     }
-    if r.exadata {
-        warnings.push(Warning {
-            id: "exadata".into(),
-            message: "Exadata: 'physical read total IO requests' include Smart Scan and flash-cache-optimized requests, so a non-Exadata array would see a different IO profile (Oracle's OMAT applies a 6x IO factor when moving off Exadata)".into(),
-        });
-    }
+    // Exadata: no warning; the figures say it (IntervalFigures::exadata: single-block reads
+    // from the cell waits, Smart Scan on its own line, the off-Exadata estimate).
     if let (Some(io), Some(m)) = (w.io_profile_total_iops.value, w.measured_iops.value) {
         let tol = 0.5 * 10f64.powi(-(w.io_profile_total_iops.decimals as i32)) + 0.01;
         if (io - m).abs() > tol {

@@ -358,15 +358,22 @@ pub(crate) fn database(
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
         let workload = match &view {
-            Some(v) => metrics::workload(
-                v,
-                metrics::FigureSource::RacSum,
-                formula,
-                used.iter()
-                    .map(|&m| infos[m].1.rate_decimals)
-                    .min()
-                    .unwrap_or(2),
-            ),
+            Some(v) => {
+                let mut w = metrics::workload(
+                    v,
+                    metrics::FigureSource::RacSum,
+                    formula,
+                    used.iter()
+                        .map(|&m| infos[m].1.rate_decimals)
+                        .min()
+                        .unwrap_or(2),
+                );
+                // The instances' DB times add up, as their wait times do.
+                let db_time: Option<f64> =
+                    used.iter().map(|&m| infos[m].1.snapshots.db_time_min).sum();
+                metrics::exadata::set_db_time(w.exadata.as_mut(), db_time);
+                w
+            }
             None => analyses[used[0]].workload.clone(),
         };
         let mut per_instance = Vec::new();
@@ -660,6 +667,24 @@ pub(crate) fn database(
                 single_block_read_p95: p95(&cw.single_block_read_p95),
                 large_read_p95: p95(&cw.multiblock_read_p95),
                 log_write_p95: p95(&cw.log_write_p95),
+                direct_path_read_ms: o6(cw.direct_path_read_ms.exact),
+                smart_scan_ms: o6(cw.cell_smart_table_scan_ms.exact),
+                latency_events: [
+                    ("single_block_read_ms", &cw.db_file_sequential_read_ms),
+                    ("large_read_ms", &cw.db_file_scattered_read_ms),
+                    ("log_write_ms", &cw.log_file_parallel_write_ms),
+                    ("direct_path_read_ms", &cw.direct_path_read_ms),
+                    ("smart_scan_ms", &cw.cell_smart_table_scan_ms),
+                ]
+                .into_iter()
+                .filter_map(|(m, f)| {
+                    Some(crate::rules::LatencyEvent {
+                        measured_by: m.to_string(),
+                        event: f.event.clone()?,
+                        waits: f.waits,
+                    })
+                })
+                .collect(),
             };
             Some(DemandAt {
                 demand,

@@ -45,6 +45,9 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
         "Measured IOPS (read + write)".to_string(),
         sized("measured_iops", w.measured_iops.decimals as usize),
     ]);
+    if let Some(o) = w.exadata.as_ref().and_then(|x| x.off_exadata.as_ref()) {
+        t.add_row(vec!["Off-Exadata estimate".to_string(), o.to_string()]);
+    }
     t.add_row(vec![
         "Throughput (MB/s, 10^6 B)".to_string(),
         format!(
@@ -298,12 +301,19 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
 
     writeln!(out, "## Latency\n")?;
     let mut t = table(&["Wait event", "Average wait (ms)", "As printed", "From"]);
+    let optional = [
+        ("direct path read", &w.direct_path_read_ms),
+        ("cell smart table scan", &w.cell_smart_table_scan_ms),
+    ];
     for (name, m) in [
         ("db file sequential read", &w.db_file_sequential_read_ms),
         ("db file scattered read", &w.db_file_scattered_read_ms),
         ("log file parallel write", &w.log_file_parallel_write_ms),
         ("log file sync", &w.log_file_sync_ms),
-    ] {
+    ]
+    .into_iter()
+    .chain(optional.into_iter().filter(|(_, m)| m.value.is_some()))
+    {
         t.add_row(vec![
             Cell::new(name),
             Cell::new(figure_text(m)),
@@ -312,7 +322,8 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         ]);
     }
     right(&mut t, &[1, 2]);
-    writeln!(out, "{t}\n")
+    writeln!(out, "{t}\n")?;
+    super::exadata::write_exadata(out, w.exadata.as_ref(), w.small_read_basis)
 }
 
 pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {

@@ -13,7 +13,6 @@ pub(crate) fn warning_legend(id: &str) -> &'static str {
         "rac_instance" => "a report covers one instance of a RAC database: the figures are a lower bound unless every instance's report is given",
         "rac_partial" => "an interval lacks some RAC instance's report",
         "pdb_report" => "PDB-level report: size from CDB-level reports",
-        "exadata" => "Exadata: a non-Exadata array would see a different IO profile",
         "long_window" => "a report window much longer than an hour hides peaks",
         "restart" => "an instance restarted inside an interval (left out)",
         "overlap" => "overlapping reports: the longer one is left out",

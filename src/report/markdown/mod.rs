@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use crate::pipeline::Run;
 
 mod database;
+mod exadata;
 mod fleet;
 mod host;
 mod recommendation;

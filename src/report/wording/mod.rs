@@ -69,6 +69,7 @@ serialize_as_words!(
     DrivesSetBy
 );
 
+mod exadata;
 mod host;
 mod sizing;
 
@@ -106,12 +107,24 @@ impl Display for GradeBasis {
             )?,
             BasisFigure::NotMeasured => f.write_str("not measured")?,
             BasisFigure::Given(b) => f.write_str(b)?,
-            BasisFigure::WaitEvent { measured_by } => f.write_str(match measured_by.as_str() {
-                "single_block_read_ms" => "average 'db file sequential read' wait",
-                "large_read_ms" => "average 'db file scattered read' wait",
-                "log_write_ms" => "average 'log file parallel write' wait",
-                _ => "",
-            })?,
+            BasisFigure::WaitEvent {
+                measured_by,
+                event,
+                waits,
+            } => {
+                let named = match measured_by.as_str() {
+                    "single_block_read_ms" => "db file sequential read",
+                    "large_read_ms" => "db file scattered read",
+                    "log_write_ms" => "log file parallel write",
+                    "direct_path_read_ms" => "direct path read",
+                    "smart_scan_ms" => "cell smart table scan",
+                    _ => "",
+                };
+                write!(f, "average '{}' wait", event.as_deref().unwrap_or(named))?;
+                if let Some(n) = waits {
+                    write!(f, " over {} waits", fmt_num(*n, 0))?;
+                }
+            }
         }
         match self.log_write {
             Some(LogWriteSize::Kib(k)) => write!(f, ", average log write {} KiB", fmt_num(k, 1)),

@@ -169,6 +169,8 @@ pub struct SizingPolicy {
     pub report_card: Option<ReportCardSpec>,
     /// `[flash_vs_hdd]`: the on-premises flash-versus-15K comparison; `None` = not stated.
     pub flash_vs_hdd: Option<FlashVsHdd>,
+    /// `[exadata]`: the off-Exadata factor; `None` = no off-Exadata estimate.
+    pub exadata: Option<crate::metrics::exadata::ExadataPolicy>,
     /// `[[rule]]` in file order.
     pub rules: Vec<Rule>,
 }
@@ -202,6 +204,8 @@ pub(crate) struct RawSizing {
     report_card: Option<ReportCardSpec>,
     #[serde(default)]
     flash_vs_hdd: Option<FlashVsHdd>,
+    #[serde(default)]
+    exadata: Option<crate::metrics::exadata::ExadataPolicy>,
     #[serde(default)]
     rule: Vec<Rule>,
 }
@@ -328,6 +332,11 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
         )?;
         c.text("flash_vs_hdd.source", &f.source)?;
     }
+    if let Some(x) = &raw.exadata {
+        c.pos("exadata.off_exadata_iops_factor", x.off_exadata_iops_factor)?;
+        c.text("exadata.why", &x.why)?;
+        c.text("exadata.source", &x.source)?;
+    }
     Ok(SizingPolicy {
         meta: raw.meta,
         required_iops: raw.required_iops,
@@ -336,6 +345,7 @@ pub(crate) fn parse_sizing(text: &str, file: &str) -> Result<SizingPolicy, Rules
         cloud: raw.cloud,
         report_card: raw.report_card,
         flash_vs_hdd: raw.flash_vs_hdd,
+        exadata: raw.exadata,
         rules: raw.rule,
     })
 }
