@@ -301,20 +301,15 @@ fn size_platform(
             .then(a.count.cmp(&b.count))
             .then(a.total_gib.total_cmp(&b.total_gib))
     };
-    // The winner: the highest score (the rules rank tiers by class, priced or not), then a
-    // priced option before an unpriced one (among equals a recommendation should be costable),
-    // then by_cost; the first of equals (catalogue order). So an unpriced tier is recommended
-    // only when the rules rank it above every priced one (Hyperdisk Balanced for a sub-ms load
-    // where Hyperdisk Extreme is below its positioning), and then says it has no list price.
+    // The winner: a priced option before an unpriced one (a recommendation must be costable
+    // when the platform has prices), then the highest score, then by_cost; the first of equals
+    // (catalogue order).
     let best = (0..feasible.len()).min_by(|&i, &j| {
         let (a, b) = (&feasible[i], &feasible[j]);
-        b.rule_score
-            .cmp(&a.rule_score)
-            .then(
-                b.monthly_cost_usd
-                    .is_some()
-                    .cmp(&a.monthly_cost_usd.is_some()),
-            )
+        b.monthly_cost_usd
+            .is_some()
+            .cmp(&a.monthly_cost_usd.is_some())
+            .then(b.rule_score.cmp(&a.rule_score))
             .then_with(|| by_cost(a, b))
     });
     let mut explanation = explain(best.map(|i| &feasible[i]), &feasible, &infeasible, fired);

@@ -396,11 +396,10 @@ fn gcp_persistent_disk_is_per_vm_and_instance_caps_apply() {
 }
 
 #[test]
-fn an_unpriced_tier_the_rules_rank_higher_wins_and_says_it_has_no_price() {
+fn an_unpriced_tier_never_wins_over_priced_ones() {
     // An IO-heavy load at flash-class read latency: the sub-ms rule prefers Hyperdisk Balanced
-    // and Extreme (+2). On an n2-standard-16 Hyperdisk Extreme cannot attach; Hyperdisk
-    // Balanced (+2) outranks every priced tier (0), so it is recommended although the catalogue
-    // has no price for it, and the explanation names the cheapest priced tier.
+    // and Extreme (+2). On an n2-standard-16 Hyperdisk Extreme cannot attach, and Hyperdisk
+    // Balanced has no price in the catalogue, so a priced tier wins and the unpriced one says why.
     let d = Demand {
         single_block_read_ms: Some(0.5),
         ..load(9000.0, 0.8, 8.0)
@@ -415,33 +414,19 @@ fn an_unpriced_tier_the_rules_rank_higher_wins_and_says_it_has_no_price() {
         .iter()
         .any(|f| f.id == "sub-ms-for-low-read-latency"));
     let rec = recommended(&r, "gcp");
-    assert_eq!(rec.tier_id, "gcp.hyperdisk-balanced");
-    assert!(rec.monthly_cost_usd.is_none());
-    assert_eq!(rec.rule_score, 2);
-    let p = r.platforms.iter().find(|p| p.platform == "gcp").unwrap();
+    assert!(rec.monthly_cost_usd.is_some(), "{}", rec.tier_id);
+    let hb = option(&r, "gcp.hyperdisk-balanced");
+    assert!(hb.feasible);
+    assert_eq!(hb.rule_score, 2);
     assert!(
-        p.explanation.iter().any(|e| matches!(
-            e,
-            Explanation::UnpricedWinner { tier_id, .. } if tier_id.starts_with("gcp.pd-")
-        )),
+        hb.lost_because
+            .as_ref()
+            .unwrap()
+            .to_string()
+            .starts_with("no list price in the catalogue, so it cannot be costed against priced tiers (its rule score +2 is higher: sub-ms-for-low-read-latency)"),
         "{:?}",
-        p.explanation
+        hb.lost_because
     );
-}
-
-/// A tier that a fired avoid rule counts against and that still wins says so.
-#[test]
-fn a_winner_despite_an_avoid_rule_says_so() {
-    let sizing = format!(
-        "{BUILTIN_SIZING_TOML}\n[[rule]]\nid = \"test-avoid-every-aws-tier\"\nwhen = []\neffect = \"avoid\"\ntargets = [\"aws.gp3\", \"aws.gp2\", \"aws.io1\", \"aws.io2\", \"aws.st1\", \"aws.sc1\", \"aws.standard\"]\nmessage = \"test\"\nsource = \"test\"\n"
-    );
-    let rules = RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t", &sizing, "s").unwrap();
-    let r = recommend(&rules, &load(2000.0, 0.7, 8.0), &only("aws"));
-    let p = r.platforms.iter().find(|p| p.platform == "aws").unwrap();
-    assert!(p.explanation.iter().any(|e| matches!(
-        e,
-        Explanation::ChosenDespiteAvoid { rules } if rules == &["test-avoid-every-aws-tier"]
-    )));
 }
 
 #[test]
@@ -795,20 +780,38 @@ fn hyperdisk_extreme_below_its_positioning_is_avoided_with_the_reason() {
         .any(|f| f.id == "hyperdisk-extreme-below-positioning"));
 }
 
-/// For a sub-ms load (+2 each for reads under 2 ms and log writes under 0.5 ms) below Hyperdisk
-/// Extreme's positioning, Hyperdisk Balanced (+4) outranks Extreme (+4 − 2): the unpriced tier
-/// that fits the load's class is recommended, and Extreme loses with the rule named.
+/// When sub-ms preferences (+2 each for reads under 2 ms and log writes under 0.5 ms) outweigh
+/// the positioning rule's −2, Hyperdisk Extreme can still win (the sub-ms Hyperdisk Balanced has
+/// no price): the explanation then says the avoid rule counted against it.
 #[test]
-fn hyperdisk_balanced_outranks_extreme_below_its_positioning() {
+fn hyperdisk_extreme_chosen_despite_its_positioning_says_so() {
     let mut d = load(3572.0, 0.9, 256.0);
     d.single_block_read_ms = Some(0.4);
     d.log_write_ms = Some(0.3);
     let r = recommend(&builtin(), &d, &only("gcp"));
     let rec = recommended(&r, "gcp");
-    assert_eq!(rec.tier_id, "gcp.hyperdisk-balanced");
-    let x = option(&r, "gcp.hyperdisk-extreme");
-    assert!(x
+    assert_eq!(rec.tier_id, "gcp.hyperdisk-extreme");
+    assert!(rec
         .avoided_by
         .contains(&"hyperdisk-extreme-below-positioning".to_string()));
-    assert!(x.rule_score < rec.rule_score);
+    let p = r.platforms.iter().find(|p| p.platform == "gcp").unwrap();
+    assert!(p.explanation.iter().any(|e| matches!(
+        e,
+        Explanation::ChosenDespiteAvoid { rules } if rules == &["hyperdisk-extreme-below-positioning"]
+    )));
+}
+
+/// A tier that a fired avoid rule counts against and that still wins says so.
+#[test]
+fn a_winner_despite_an_avoid_rule_says_so() {
+    let sizing = format!(
+        "{BUILTIN_SIZING_TOML}\n[[rule]]\nid = \"test-avoid-every-aws-tier\"\nwhen = []\neffect = \"avoid\"\ntargets = [\"aws.gp3\", \"aws.gp2\", \"aws.io1\", \"aws.io2\", \"aws.st1\", \"aws.sc1\", \"aws.standard\"]\nmessage = \"test\"\nsource = \"test\"\n"
+    );
+    let rules = RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t", &sizing, "s").unwrap();
+    let r = recommend(&rules, &load(2000.0, 0.7, 8.0), &only("aws"));
+    let p = r.platforms.iter().find(|p| p.platform == "aws").unwrap();
+    assert!(p.explanation.iter().any(|e| matches!(
+        e,
+        Explanation::ChosenDespiteAvoid { rules } if rules == &["test-avoid-every-aws-tier"]
+    )));
 }
