@@ -381,6 +381,10 @@ fn size_platform(
         });
     }
     alternatives.extend(infeasible);
+    // Every database keeps its options until the report is written: no growth slack (a `Vec`
+    // grown by pushes can hold twice its length, about 16 KB per database here).
+    alternatives.shrink_to_fit();
+    explanation.shrink_to_fit();
     PlatformRecommendation {
         platform: p.id.clone(),
         name: p.name.clone(),
