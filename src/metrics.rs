@@ -77,7 +77,12 @@ fn round(v: f64, d: u32) -> f64 {
 }
 
 impl Figure {
-    fn known(v: f64, unit: &'static str, decimals: u32, from: impl Into<String>) -> Figure {
+    pub(crate) fn known(
+        v: f64,
+        unit: &'static str,
+        decimals: u32,
+        from: impl Into<String>,
+    ) -> Figure {
         Figure {
             value: Some(round(v, decimals)),
             exact: Some(v),
@@ -88,7 +93,12 @@ impl Figure {
             unknown_reason: None,
         }
     }
-    fn unknown(unit: &'static str, decimals: u32, from: impl Into<String>, why: String) -> Figure {
+    pub(crate) fn unknown(
+        unit: &'static str,
+        decimals: u32,
+        from: impl Into<String>,
+        why: String,
+    ) -> Figure {
         Figure {
             value: None,
             exact: None,
@@ -213,6 +223,10 @@ pub struct IntervalFigures {
     pub log_file_parallel_write_ms: Figure,
     /// Average `log file sync` wait, ms.
     pub log_file_sync_ms: Figure,
+    /// Host CPU busy, % ([`crate::cpu`]).
+    pub host_cpu_busy_pct: Figure,
+    /// Host CPU idle with IO outstanding (iowait), % ([`crate::cpu`]).
+    pub host_cpu_iowait_pct: Figure,
 }
 
 /// The required-IOPS formula as chosen in the rules: term ids and the text to print.
@@ -456,6 +470,17 @@ pub fn workload(
             .collect::<Vec<_>>()
             .join(" + ")
     );
+    let cpu = crate::cpu::awr_figures(
+        v,
+        match source {
+            FigureSource::Report { kind, .. } => Some(kind),
+            FigureSource::RacSum => None,
+        },
+    )
+    .map(|c| match c.value {
+        Ok((x, d)) => Figure::known(x, "%", d, c.from),
+        Err(why) => Figure::unknown("%", 2, c.from, why),
+    });
     IntervalFigures {
         read_iops: Figure::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
         write_iops: Figure::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
@@ -577,6 +602,8 @@ pub fn workload(
         db_file_scattered_read_ms: wait(fg, bg, "db file scattered read", "Foreground Wait Events 'db file scattered read' average wait"),
         log_file_parallel_write_ms: wait(bg, fg, "log file parallel write", "Background Wait Events 'log file parallel write' average wait"),
         log_file_sync_ms: wait(fg, bg, "log file sync", "Foreground Wait Events 'log file sync' average wait"),
+        host_cpu_busy_pct: cpu[0].clone(),
+        host_cpu_iowait_pct: cpu[1].clone(),
     }
 }
 

@@ -68,6 +68,7 @@ serialize_as_words!(
     CardNote
 );
 
+pub(crate) mod cpu;
 mod host;
 mod sizing;
 
