@@ -420,7 +420,11 @@ impl<'a> Ingest<'a> {
                 alt.push(f);
             }
         }
-        let row = host_row(&main);
+        let mut row = host_row(&main);
+        if let Some(c) = &r.cpu {
+            row.v[CPU_BUSY] = c.busy_pct;
+            row.v[CPU_IOWAIT] = c.iowait_pct;
+        }
         if !alt.is_empty() && !self.has_alt && !self.seen_disk {
             self.has_alt = true;
             self.src.alt_rows = vec![HostRow::default(); self.src.rows.len()];

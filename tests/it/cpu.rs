@@ -112,3 +112,25 @@ fn pdb_report_cpu_is_unknown_with_a_reason() {
     assert!(f["value"].is_null());
     assert!(f["unknown_reason"].as_str().unwrap().contains("PDB"));
 }
+
+#[test]
+fn iostat_avg_cpu_is_in_the_host_series_and_the_rule() {
+    // fixtures/iostat/x-12.3-flush-iso-N.txt: the first report (since boot, left out) has
+    // avg-cpu %iowait 1.00, %idle 92.00; the second (the one interval) 1.00 and 91.00 → busy
+    // 100 − 91 − 1 = 8.00 %, iowait 1.00 %. 8 is not > 70: the rule does not fire.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/iostat/x-12.3-flush-iso-N.txt");
+    let doc = run_json(&p);
+    let h = &doc["hosts"][0];
+    let s = &h["statistics"]["host_cpu_busy_pct"];
+    assert_eq!(s["n"], 1);
+    assert_eq!(s["unit"], "%");
+    assert!((s["avg"].as_f64().unwrap() - 8.0).abs() < 1e-9, "{s}");
+    let w = &h["statistics"]["host_cpu_iowait_pct"];
+    assert!((w["max"].as_f64().unwrap() - 1.0).abs() < 1e-9, "{w}");
+    assert!((h["demand"]["host_cpu_busy_pct"].as_f64().unwrap() - 8.0).abs() < 1e-9);
+    assert!(!fired(h).contains(&"host-cpu-bounds-workload".to_string()));
+    // Devices never carry the host's CPU.
+    for d in h["devices"].as_array().unwrap() {
+        assert!(d["figures"].get("host_cpu_busy_pct").is_none(), "{d}");
+    }
+}
