@@ -119,3 +119,38 @@ fn pdb_report_without_host_cpu_is_empty() {
     };
     assert!(r.host_cpu.is_empty(), "{:?}", r.host_cpu);
 }
+
+#[test]
+fn text_11g_host_cpu_title_with_counts_and_os_statistics() {
+    // The 11g text title carries the counts (`Host CPU (CPUs:    8 Cores:    2 Sockets: )`, as
+    // in db1uat's HTML), and the OS statistics table prints `Statistic  Value  End Value`.
+    // Inserted into fixtures/awr/text/awrrpt_11203_small.txt before its Instance Efficiency
+    // section: %Idle 7.8 and BUSY_TIME 2,665,943 / IDLE_TIME 225,076 (db1uat's figures).
+    let base = std::fs::read_to_string(fixture("awr/text/awrrpt_11203_small.txt")).unwrap();
+    let block = "Host CPU (CPUs:    8 Cores:    2 Sockets: )
+~~~~~~~~              Load Average
+                      Begin       End     %User   %System      %WIO     %Idle
+                  --------- --------- --------- --------- --------- ---------
+                      14.47     17.52      57.3      35.0       3.3       7.8
+
+Operating System Statistics       DB/Inst: X/x  Snaps: 1-2
+
+Statistic                                  Value        End Value
+------------------------- ---------------------- ----------------
+BUSY_TIME                              2,665,943
+IDLE_TIME                                225,076
+IOWAIT_TIME                               95,486
+LOAD                                          14               18
+
+";
+    let at = base.find("Instance Efficiency Percentages").expect("section");
+    let text = format!("{}{}{}", &base[..at], block, &base[at..]);
+    let r = parse_str(&text).unwrap();
+    let h = only(&r);
+    close(h.user_pct, 57.3, "%User");
+    close(h.idle_pct, 7.8, "%Idle");
+    close(h.wio_pct, 3.3, "%WIO");
+    close(h.busy_time_s, 26_659.43, "BUSY_TIME s");
+    close(h.idle_time_s, 2_250.76, "IDLE_TIME s");
+    close(h.iowait_time_s, 954.86, "IOWAIT_TIME s");
+}

@@ -20,7 +20,11 @@ pub(crate) fn host_cpu(d: &Doc, cx: &mut Ctx, kind: ReportKind) -> Vec<HostCpu> 
         return by_instance(d, cx);
     }
     let mut h = HostCpu::default();
-    if let Some(sec) = d.find(|t| t == "host cpu").next() {
+    // `Host CPU` (12c+), `Host CPU (CPUs:    8 Cores: …)` (11g: the title up to two blanks).
+    if let Some(sec) = d
+        .find(|t| t == "host cpu" || t.starts_with("host cpu ("))
+        .next()
+    {
         if let Some(t) = Table::all_in(&d.lines, sec).into_iter().next() {
             if let Some(&r) = t.rows(&d.lines, sec.end).first() {
                 let ln = &d.lines[r];
