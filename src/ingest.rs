@@ -489,6 +489,16 @@ impl<'a> Ingest<'a> {
                 })
                 .collect();
         }
+        // The host CPU belongs to the report: the fallback totals (device-mapper, `sar -b`) get
+        // the one the main rows carry.
+        for k in 0..n {
+            let cpu = [self.src.rows[k].v[CPU_BUSY], self.src.rows[k].v[CPU_IOWAIT]];
+            for other in [&mut self.src.alt_rows, &mut self.src.b_rows] {
+                if let Some(r) = other.get_mut(k) {
+                    [r.v[CPU_BUSY], r.v[CPU_IOWAIT]] = cpu;
+                }
+            }
+        }
         self.src.warnings = warnings;
         self.src.split_from_sar_b = used_b;
         self.src.sar_b_mismatch = mismatched;

@@ -134,3 +134,24 @@ fn iostat_avg_cpu_is_in_the_host_series_and_the_rule() {
         assert!(d["figures"].get("host_cpu_busy_pct").is_none(), "{d}");
     }
 }
+
+#[test]
+fn sar_u_cpu_reaches_the_host_answer_through_the_fallback_totals() {
+    // iostat/linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt lists only device-mapper devices, so
+    // the host total is their sum; the CPU still comes from `sar -u`: 16:08:55 `all` %iowait
+    // 0.15, %idle 88.99 → 10.86 % busy, the most of the six intervals, at the IOPS peak (the
+    // interval closest to the sized p95 IOPS, whose CPU the rule tests). 10.86 is not > 70.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/iostat/linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt");
+    if !p.is_file() {
+        crate::common::corpus_absent(&p);
+        return;
+    }
+    let doc = run_json(&p);
+    let h = &doc["hosts"][0];
+    let s = &h["statistics"]["host_cpu_busy_pct"];
+    assert_eq!(s["n"], 6);
+    assert!((s["max"].as_f64().unwrap() - 10.86).abs() < 1e-9, "{s}");
+    assert!((h["demand"]["host_cpu_busy_pct"].as_f64().unwrap() - 10.86).abs() < 1e-9);
+    assert!(!fired(h).contains(&"host-cpu-bounds-workload".to_string()));
+}

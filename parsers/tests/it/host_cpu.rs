@@ -143,7 +143,9 @@ IOWAIT_TIME                               95,486
 LOAD                                          14               18
 
 ";
-    let at = base.find("Instance Efficiency Percentages").expect("section");
+    let at = base
+        .find("Instance Efficiency Percentages")
+        .expect("section");
     let text = format!("{}{}{}", &base[..at], block, &base[at..]);
     let r = parse_str(&text).unwrap();
     let h = only(&r);
