@@ -11,7 +11,8 @@
 //! - busy % = 100 × `BUSY_TIME` / (`BUSY_TIME` + `IDLE_TIME`), 2 decimals; summed over the
 //!   instances of a RAC interval (their hosts' CPU time added). Where the times are not
 //!   printed: 100 − `%Idle` of `Host CPU`, to its 1 decimal (or RAC `% Busy`).
-//! - iowait % = 100 × `IOWAIT_TIME` / (`BUSY_TIME` + `IDLE_TIME`), else `%WIO` as printed.
+//! - iowait % = 100 × `IOWAIT_TIME` / (`BUSY_TIME` + `IDLE_TIME`), else `%WIO` as printed (RAC
+//!   global: each instance's `% WIO` weighted by its Busy + Idle time).
 //!   IO wait is idle time with IO outstanding: it is part of `IDLE_TIME`, not of busy.
 
 use sizer_parsers::awr::ReportKind;
@@ -54,16 +55,25 @@ pub fn awr_figures(v: &View, kind: Option<ReportKind>) -> [CpuValue; 2] {
         (Some(b), Some(i)) if b + i > 0.0 => Some((b, b + i)),
         _ => None,
     };
-    const FROM_T: &str = "Operating System Statistics 100 × BUSY_TIME / (BUSY_TIME + IDLE_TIME)";
+    let rac_global = kind == Some(ReportKind::RacGlobal);
+    let from_t = if rac_global {
+        "OS Statistics By Instance 100 × Σ Busy / Σ (Busy + Idle) over the instances (Time (s))"
+    } else {
+        "Operating System Statistics 100 × BUSY_TIME / (BUSY_TIME + IDLE_TIME)"
+    };
     let busy = match (total, p("%Idle"), p("% Busy")) {
-        (Some((b, all)), _, _) => known(100.0 * b / all, 2, FROM_T),
+        (Some((b, all)), _, _) => known(100.0 * b / all, 2, from_t),
         (None, Some(idle), _) => known(100.0 - idle, 1, "Host CPU 100 − %Idle"),
         (None, None, Some(busy)) => known(busy, 2, "OS Statistics By Instance % Busy"),
-        _ => unknown(why(), FROM_T),
+        _ => unknown(why(), from_t),
     };
-    const FROM_W: &str = "Operating System Statistics 100 × IOWAIT_TIME / (BUSY_TIME + IDLE_TIME)";
+    let from_w = if rac_global {
+        "OS Statistics By Instance Σ (% WIO × (Busy + Idle)) / Σ (Busy + Idle) over the instances (% WIO printed to 2 decimals)"
+    } else {
+        "Operating System Statistics 100 × IOWAIT_TIME / (BUSY_TIME + IDLE_TIME)"
+    };
     let iowait = match (total, t(IOWAIT_TIME), p("%WIO")) {
-        (Some((_, all)), Some(w), _) => known(100.0 * w / all, 2, FROM_W),
+        (Some((_, all)), Some(w), _) => known(100.0 * w / all, 2, from_w),
         (_, _, Some(wio)) => known(wio, 1, "Host CPU %WIO"),
         _ => unknown(
             if total.is_some() {
@@ -71,7 +81,7 @@ pub fn awr_figures(v: &View, kind: Option<ReportKind>) -> [CpuValue; 2] {
             } else {
                 why()
             },
-            FROM_W,
+            from_w,
         ),
     };
     [busy, iowait]

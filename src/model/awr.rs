@@ -379,7 +379,15 @@ pub(crate) fn cpu_rows(r: &AwrReport, base: &StatRow, out: &mut Vec<StatRow>) {
         let first = k == 0;
         sum.busy_time_s = add(sum.busy_time_s, h.busy_time_s, first);
         sum.idle_time_s = add(sum.idle_time_s, h.idle_time_s, first);
-        sum.iowait_time_s = add(sum.iowait_time_s, h.iowait_time_s, first);
+        // RAC global reports print `% WIO` per instance but no IOWAIT_TIME: its seconds are
+        // % WIO × (Busy + Idle) / 100, so that the cluster's iowait weighs each host by its time.
+        let iowait_s = h
+            .iowait_time_s
+            .or(match (h.wio_pct, h.busy_time_s, h.idle_time_s) {
+                (Some(w), Some(b), Some(i)) => Some(w / 100.0 * (b + i)),
+                _ => None,
+            });
+        sum.iowait_time_s = add(sum.iowait_time_s, iowait_s, first);
     }
     rows_of(&sum, base, out);
 }

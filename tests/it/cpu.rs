@@ -97,6 +97,11 @@ fn rac_global_sums_the_instances_cpu_time() {
     let doc = run_json(&p);
     let w = &doc["databases"][0]["intervals"][0]["workload"];
     assert_eq!(w["host_cpu_busy_pct"]["value"], 17.81);
+    // iowait: % WIO 0.06 and 0.05 weighted by each instance's Busy + Idle: (0.06 × 16,581,575.01
+    // + 0.05 × 16,588,391.00) / 33,169,966.01 = 1,824,314.05 / 33,169,966.01 = 0.0550 % → 0.05.
+    assert_eq!(w["host_cpu_iowait_pct"]["value"], 0.05);
+    let exact: f64 = (0.06 * 16_581_575.01 + 0.05 * 16_588_391.00) / 33_169_966.01;
+    assert!((exact - 0.055).abs() < 1e-4);
 }
 
 #[test]
