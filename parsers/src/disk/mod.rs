@@ -178,11 +178,18 @@ pub struct CpuUtil {
 }
 
 impl CpuUtil {
-    /// From the columns as printed (names verbatim, values in percent).
+    /// From the columns as printed (names verbatim, values in percent), sysstat names
+    /// (`%idle`, `%iowait`).
     pub fn from_columns(values: Vec<(String, Option<f64>)>) -> CpuUtil {
+        CpuUtil::from_named(values, "%idle", "%iowait")
+    }
+
+    /// The same with the format's own names of the idle and IO-wait columns (nmon `CPU_ALL`:
+    /// `Idle%`, `Wait%`).
+    pub fn from_named(values: Vec<(String, Option<f64>)>, idle: &str, iowait: &str) -> CpuUtil {
         let get = |n: &str| values.iter().find(|(c, _)| c == n).and_then(|(_, v)| *v);
-        let idle = get("%idle");
-        let iowait = get("%iowait");
+        let idle = get(idle);
+        let iowait = get(iowait);
         let busy = match (idle, iowait) {
             (Some(i), Some(w)) => Some(100.0 - i - w),
             _ => None,
