@@ -429,7 +429,11 @@ fn cpu_all_is_each_snapshots_cpu() {
     let c = log.reports[0].cpu.as_ref().expect("T0001 CPU_ALL");
     close(c.busy_pct, 100.0 - 79.6 - 0.4, "busy T0001");
     close(c.iowait_pct, 0.4, "iowait T0001");
-    assert!(c.values.contains(&("Busy".to_string(), None)), "{:?}", c.values);
+    assert!(
+        c.values.contains(&("Busy".to_string(), None)),
+        "{:?}",
+        c.values
+    );
     assert!(c.values.contains(&("User%".to_string(), Some(14.5))));
     let c = log.reports[1].cpu.as_ref().expect("T0002 CPU_ALL");
     close(c.busy_pct, 100.0 - 69.6 - 7.1, "busy T0002");
