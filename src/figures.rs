@@ -6,12 +6,13 @@
 //! device's requests (Σ rᵢ·r_awaitᵢ ÷ Σ rᵢ); queue depth (`aqu-sz`) summed (`SUMMED`,
 //! `WEIGHTED`). `%util` and `svctm` are shown per device and never used for sizing (both are
 //! meaningless for devices that serve requests in parallel: NVMe, RAID, SAN LUNs; sysstat's man
-//! page says so of `svctm`).
+//! page says so of `svctm`). The host CPU figures (busy and iowait %, iostat `avg-cpu`) belong to
+//! the report, not to a device: devices leave them unknown.
 
 use sizer_parsers::disk::Normalised;
 
 /// Figures of a device or host, in the order shown.
-pub const FIGURES: [(&str, &str); 13] = [
+pub const FIGURES: [(&str, &str); 15] = [
     ("total_iops", "IOPS"),
     ("read_iops", "IOPS"),
     ("write_iops", "IOPS"),
@@ -23,6 +24,8 @@ pub const FIGURES: [(&str, &str); 13] = [
     ("w_await_ms", "ms"),
     ("await_ms", "ms"),
     ("queue_depth", "requests"),
+    ("host_cpu_busy_pct", "%"),
+    ("host_cpu_iowait_pct", "%"),
     ("util_pct", "%"),
     ("svctm_ms", "ms"),
 ];
@@ -52,8 +55,14 @@ pub(crate) const AWAIT: usize = 9;
 
 pub(crate) const QUEUE: usize = 10;
 
+/// Host CPU busy, % (iostat `avg-cpu`: 100 − `%idle` − `%iowait`): per report, never per device.
+pub(crate) const CPU_BUSY: usize = 11;
+
+/// Host CPU iowait, % (`%iowait`).
+pub(crate) const CPU_IOWAIT: usize = 12;
+
 /// Host figures: everything but `%util` and `svctm`.
-pub(crate) const HOST_FIGURES: usize = 11;
+pub(crate) const HOST_FIGURES: usize = 13;
 
 /// Figures summed over devices for the host total.
 pub(crate) const SUMMED: [usize; 7] = [
@@ -70,7 +79,7 @@ pub(crate) const WEIGHTED: [(usize, usize); 3] = [
 /// Figures kept per device sample (indexes into [`FIGURES`]) for percentiles.
 pub(crate) const KEPT: [usize; 6] = [TOTAL_IOPS, TOTAL_MB, R_AWAIT, W_AWAIT, AWAIT, QUEUE];
 
-/// Host figures of one interval, in [`FIGURES`] order up to `queue_depth` (`%util` and `svctm`
+/// Host figures of one interval, in [`FIGURES`] order up to the host CPU (`%util` and `svctm`
 /// are per device only); `None` = unknown.
 pub type HostFigures = [Option<f64>; HOST_FIGURES];
 
@@ -98,6 +107,8 @@ pub(crate) fn figures_of(n: &Normalised) -> [Option<f64>; NF] {
         n.write_await_ms,
         n.await_ms,
         n.queue_depth,
+        None, // host CPU: set per report by the ingest, never per device
+        None,
         n.util_pct,
         n.service_ms,
     ]

@@ -420,7 +420,11 @@ impl<'a> Ingest<'a> {
                 alt.push(f);
             }
         }
-        let row = host_row(&main);
+        let mut row = host_row(&main);
+        if let Some(c) = &r.cpu {
+            row.v[CPU_BUSY] = c.busy_pct;
+            row.v[CPU_IOWAIT] = c.iowait_pct;
+        }
         if !alt.is_empty() && !self.has_alt && !self.seen_disk {
             self.has_alt = true;
             self.src.alt_rows = vec![HostRow::default(); self.src.rows.len()];
@@ -484,6 +488,16 @@ impl<'a> Ingest<'a> {
                     None => HostRow::default(),
                 })
                 .collect();
+        }
+        // The host CPU belongs to the report: the fallback totals (device-mapper, `sar -b`) get
+        // the one the main rows carry.
+        for k in 0..n {
+            let cpu = [self.src.rows[k].v[CPU_BUSY], self.src.rows[k].v[CPU_IOWAIT]];
+            for other in [&mut self.src.alt_rows, &mut self.src.b_rows] {
+                if let Some(r) = other.get_mut(k) {
+                    [r.v[CPU_BUSY], r.v[CPU_IOWAIT]] = cpu;
+                }
+            }
         }
         self.src.warnings = warnings;
         self.src.split_from_sar_b = used_b;

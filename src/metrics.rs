@@ -251,6 +251,10 @@ pub struct IntervalFigures {
     /// estimate); `None` when the source is not an Exadata database.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exadata: Option<exadata::ExadataFigures>,
+    /// Host CPU busy, % ([`crate::cpu`]).
+    pub host_cpu_busy_pct: Figure,
+    /// Host CPU idle with IO outstanding (iowait), % ([`crate::cpu`]).
+    pub host_cpu_iowait_pct: Figure,
 }
 
 /// The required-IOPS formula as chosen in the rules: term ids and the text to print.
@@ -499,6 +503,17 @@ pub fn workload(
             .collect::<Vec<_>>()
             .join(" + ")
     );
+    let cpu = crate::cpu::awr_figures(
+        v,
+        match source {
+            FigureSource::Report { kind, .. } => Some(kind),
+            FigureSource::RacSum => None,
+        },
+    )
+    .map(|c| match c.value {
+        Ok((x, d)) => Figure::known(x, "%", d, c.from),
+        Err(why) => Figure::unknown("%", 2, c.from, why),
+    });
     let mut figures = IntervalFigures {
         read_iops: Figure::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
         write_iops: Figure::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
@@ -622,6 +637,8 @@ pub fn workload(
         log_file_sync_ms: wait(fg, bg, "log file sync", "Foreground Wait Events 'log file sync' average wait"),
         direct_path_read_ms: wait(fg, bg, "direct path read", "Foreground Wait Events 'direct path read' average wait"),
         cell_smart_table_scan_ms: wait(fg, bg, "cell smart table scan", "Foreground Wait Events 'cell smart table scan' average wait"),
+        host_cpu_busy_pct: cpu[0].clone(),
+        host_cpu_iowait_pct: cpu[1].clone(),
         small_read_basis: exadata::SmallReadBasis::TotalMinusMultiblock,
         exadata: None,
     };

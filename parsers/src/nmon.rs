@@ -94,7 +94,9 @@ use std::rc::Rc;
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
 
-use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
+use crate::disk::{
+    CpuUtil, DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+};
 use crate::error::ParseError;
 use crate::lines::{clip, head, text_lines, CLIP_UNIX};
 use crate::num::{number, Scale};
@@ -284,6 +286,9 @@ struct Reader {
     /// `ZZZZ` records by snapshot number: (time and date as printed, time, line).
     zzzz: BTreeMap<u32, (String, Option<NaiveDateTime>, usize)>,
     snaps: BTreeMap<u32, Snapshot>,
+    /// `CPU_ALL` header names (`User%`, `Sys%`, `Wait%`, `Idle%`, …) and values by snapshot.
+    cpu_cols: Vec<String>,
+    cpu_all: BTreeMap<u32, Values>,
 }
 
 impl Reader {
@@ -298,6 +303,8 @@ impl Reader {
             devices: Vec::new(),
             order: HashMap::new(),
             zzzz: BTreeMap::new(),
+            cpu_cols: Vec::new(),
+            cpu_all: BTreeMap::new(),
             snaps: BTreeMap::new(),
         }
     }
@@ -338,6 +345,9 @@ impl Reader {
         }
         if kind.starts_with("BBB") {
             return;
+        }
+        if kind == "CPU_ALL" {
+            return self.cpu_all(&f);
         }
         let Some(base) = disk_base(kind) else {
             return;
@@ -452,6 +462,27 @@ impl Reader {
                 line: no,
             },
         );
+    }
+
+    /// `CPU_ALL,CPU Total host,User%,Sys%,Wait%,Idle%,Busy,CPUs` (the header) and
+    /// `CPU_ALL,T0001,20.1,5.2,0.4,74.3,,16`: values by header name; a blank cell is unknown.
+    fn cpu_all(&mut self, f: &[&str]) {
+        let second = f.get(1).copied().unwrap_or("");
+        let cells = f.get(2..).unwrap_or(&[]);
+        if !is_snapshot(second) {
+            self.cpu_cols = cells.iter().map(|c| c.trim().to_string()).collect();
+            return;
+        }
+        let Ok(n) = second[1..].parse::<u32>() else {
+            return;
+        };
+        let values: Values = self
+            .cpu_cols
+            .iter()
+            .zip(cells)
+            .map(|(c, v)| (c.clone(), number(v, Scale::Decimal).ok().flatten()))
+            .collect();
+        self.cpu_all.entry(n).or_insert(values);
     }
 
     /// A data record: `DISKREAD,T0001,132.1,0.0,…`.
@@ -570,6 +601,10 @@ impl Reader {
             }
             r.interval_s = self.interval;
             r.devices = snap.samples(&self.devices, &self.bases);
+            r.cpu = self
+                .cpu_all
+                .remove(&n)
+                .map(|v| CpuUtil::from_named(v, "Idle%", "Wait%"));
             if !report(r, &self.header)? {
                 break;
             }

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 use polars::prelude::*;
-use sizer_parsers::awr::{AwrReport, ReportKind, WaitScope};
+use sizer_parsers::awr::{AwrReport, HostCpu, ReportKind, WaitScope};
 
 /// The model's column names, in order.
 pub const COLUMNS: [&str; 20] = [
@@ -78,6 +78,9 @@ pub mod section {
     /// statistic `EVENT [<EDGE ms]`, `value` = cumulative % of waits below the edge, `total` =
     /// the event's waits. Only the events the IO report card grades are kept.
     pub const WAIT_HISTOGRAM: &str = "Wait Event Histogram";
+    /// Host CPU (read by the cpu module): `BUSY_TIME`, `IDLE_TIME`, `IOWAIT_TIME` (total, seconds) and
+    /// the `Host CPU` percentages (value, %).
+    pub const HOST_CPU: &str = "Host CPU";
 }
 
 /// Events whose Wait Event Histogram goes into the model (the IO report card's evidence).
@@ -296,7 +299,97 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
             ..base.clone()
         });
     }
+    cpu_rows(r, &base, &mut rows);
     (meta, rows)
+}
+
+/// Model statistics of the `Host CPU` section: times (seconds, `total`).
+pub const BUSY_TIME: &str = "BUSY_TIME";
+/// `IDLE_TIME`, seconds.
+pub const IDLE_TIME: &str = "IDLE_TIME";
+/// `IOWAIT_TIME`, seconds.
+pub const IOWAIT_TIME: &str = "IOWAIT_TIME";
+/// Percentages (`value`, %), as the `Host CPU` table names them.
+const PCTS: [&str; 5] = ["%User", "%System", "%WIO", "%Idle", "% Busy"];
+
+fn pcts(h: &HostCpu) -> [Option<f64>; 5] {
+    [h.user_pct, h.system_pct, h.wio_pct, h.idle_pct, h.busy_pct]
+}
+
+fn rows_of(h: &HostCpu, base: &StatRow, out: &mut Vec<StatRow>) {
+    for (stat, v) in [
+        (BUSY_TIME, h.busy_time_s),
+        (IDLE_TIME, h.idle_time_s),
+        (IOWAIT_TIME, h.iowait_time_s),
+    ] {
+        if v.is_some() {
+            out.push(StatRow {
+                section: section::HOST_CPU,
+                statistic: stat.to_string(),
+                total: v,
+                unit: "s",
+                ..base.clone()
+            });
+        }
+    }
+    for (stat, v) in PCTS.into_iter().zip(pcts(h)) {
+        if v.is_some() {
+            out.push(StatRow {
+                section: section::HOST_CPU,
+                statistic: stat.to_string(),
+                value: v,
+                unit: "%",
+                ..base.clone()
+            });
+        }
+    }
+}
+
+/// The `Host CPU` rows of a report (the cpu module reads its figures from them). `base` carries the report's instance (`*` for a RAC
+/// global report). A RAC global report also gets one row set per instance (`I#` → name) and,
+/// under `*`, the instances' times added (only when every instance prints them).
+pub(crate) fn cpu_rows(r: &AwrReport, base: &StatRow, out: &mut Vec<StatRow>) {
+    if r.kind != ReportKind::RacGlobal {
+        if let Some(h) = r.host_cpu.first() {
+            rows_of(h, base, out);
+        }
+        return;
+    }
+    let mut sum = HostCpu::default();
+    let add = |a: Option<f64>, b: Option<f64>, first: bool| match (a, b) {
+        (_, None) => None,
+        (None, Some(y)) if first => Some(y),
+        (None, Some(_)) => None,
+        (Some(x), Some(y)) => Some(x + y),
+    };
+    for (k, h) in r.host_cpu.iter().enumerate() {
+        let n = h.instance.map(|n| n as i32);
+        let name = r
+            .instances
+            .iter()
+            .find(|i| Some(i.number as i32) == n)
+            .map(|i| i.name.clone())
+            .unwrap_or_else(|| format!("{}", h.instance.unwrap_or(0)));
+        let inst = StatRow {
+            instance: name,
+            instance_number: n,
+            ..base.clone()
+        };
+        rows_of(h, &inst, out);
+        let first = k == 0;
+        sum.busy_time_s = add(sum.busy_time_s, h.busy_time_s, first);
+        sum.idle_time_s = add(sum.idle_time_s, h.idle_time_s, first);
+        // RAC global reports print `% WIO` per instance but no IOWAIT_TIME: its seconds are
+        // % WIO × (Busy + Idle) / 100, so that the cluster's iowait weighs each host by its time.
+        let iowait_s = h
+            .iowait_time_s
+            .or(match (h.wio_pct, h.busy_time_s, h.idle_time_s) {
+                (Some(w), Some(b), Some(i)) => Some(w / 100.0 * (b + i)),
+                _ => None,
+            });
+        sum.iowait_time_s = add(sum.iowait_time_s, iowait_s, first);
+    }
+    rows_of(&sum, base, out);
 }
 
 /// A wait histogram read back from the model: `(edge_ms, cumulative %)` ascending, and the

@@ -67,6 +67,9 @@ pub struct Demand {
     pub large_read_p95: Option<(f64, f64)>,
     /// The same for log writes ('log file parallel write').
     pub log_write_p95: Option<(f64, f64)>,
+    /// Host CPU busy, percent 0..100, over the interval the demand describes (AWR: Operating
+    /// System Statistics BUSY_TIME / (BUSY_TIME + IDLE_TIME); `crate::cpu`). `None` = unknown.
+    pub host_cpu_busy_pct: Option<f64>,
     /// Average 'direct path read' wait, ms (IO report card, large-read scale).
     pub direct_path_read_ms: Option<f64>,
     /// Average Exadata 'cell smart table scan' wait, ms (IO report card, large-read scale).

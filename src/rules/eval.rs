@@ -44,6 +44,7 @@ impl Values {
                 Metric::LogWriteMs => d.log_write_ms,
                 Metric::CapacityGib => d.capacity_gib,
                 Metric::WindowMinutes => d.window_minutes,
+                Metric::HostCpuBusyPct => d.host_cpu_busy_pct,
             });
         }
         Values { vals }

@@ -45,11 +45,13 @@ pub enum Metric {
     CapacityGib,
     /// [`super::Demand::window_minutes`], minutes.
     WindowMinutes,
+    /// [`super::Demand::host_cpu_busy_pct`], percent 0..100.
+    HostCpuBusyPct,
 }
 
 impl Metric {
     /// Every metric, in declaration order.
-    pub const ALL: [Metric; 18] = [
+    pub const ALL: [Metric; 19] = [
         Metric::RequiredIops,
         Metric::SizedIops,
         Metric::ReadIops,
@@ -68,6 +70,7 @@ impl Metric {
         Metric::LogWriteMs,
         Metric::CapacityGib,
         Metric::WindowMinutes,
+        Metric::HostCpuBusyPct,
     ];
 
     /// TOML spelling, e.g. `cache_hit_pct`.
@@ -91,6 +94,7 @@ impl Metric {
             Metric::LogWriteMs => "log_write_ms",
             Metric::CapacityGib => "capacity_gib",
             Metric::WindowMinutes => "window_minutes",
+            Metric::HostCpuBusyPct => "host_cpu_busy_pct",
         }
     }
 

@@ -70,6 +70,8 @@ macro_rules! assert_close {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_cpu;
+#[cfg(test)]
 mod tests_hosts;
 #[cfg(test)]
 mod tests_onprem;

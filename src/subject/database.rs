@@ -110,7 +110,7 @@ pub struct DatabaseAnalysis {
 pub(crate) type Field = (&'static str, fn(&IntervalFigures) -> &metrics::Figure);
 
 /// Figures with series statistics.
-pub const SERIES_FIELDS: [Field; 12] = [
+pub const SERIES_FIELDS: [Field; 14] = [
     ("required_iops", |w| &w.required_iops),
     ("measured_iops", |w| &w.measured_iops),
     ("read_iops", |w| &w.read_iops),
@@ -127,6 +127,8 @@ pub const SERIES_FIELDS: [Field; 12] = [
         &w.log_file_parallel_write_ms
     }),
     ("log_file_sync_ms", |w| &w.log_file_sync_ms),
+    ("host_cpu_busy_pct", |w| &w.host_cpu_busy_pct),
+    ("host_cpu_iowait_pct", |w| &w.host_cpu_iowait_pct),
 ];
 
 /// Statistics of one figure over the counted intervals (weights: interval length, minutes); the
@@ -685,6 +687,7 @@ pub(crate) fn database(
                     })
                 })
                 .collect(),
+                host_cpu_busy_pct: o6(cw.host_cpu_busy_pct.exact),
             };
             Some(DemandAt {
                 demand,

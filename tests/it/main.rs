@@ -4,6 +4,7 @@ mod batch;
 mod cli;
 mod common;
 mod corpus;
+mod cpu;
 mod exadata;
 mod golden;
 mod hosts;

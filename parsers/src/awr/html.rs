@@ -13,6 +13,7 @@
 //! | Instance Activity Stats | 11.2.0.3 `Instance Activity Stats`; 11.2.0.4 `Key …` + `Other Instance Activity Stats`; 12.1+ `Key …` + `Instance Activity Stats` | `System Statistics (Global)` (cluster `per Second`) |
 //! | IOStat | `IOStat by Function summary`, `IOStat by Filetype summary` | `IOStat by Function`, `IOStat by File Type` (`I#` column) |
 //! | waits | `Foreground Wait Events`, `Background Wait Events` | `… (Global)` |
+//! | host CPU | "system load statistics" (`Host CPU`), "operating systems statistics" (see `cpu`) | `OS Statistics By Instance` |
 //! | wait histograms | every table under a heading starting `Wait Event Histogram` (11g `… Detail (64 msec to 2 sec)`, 12.2+ `… (up to 32 ms)` …) with an `Event` column and `<X` bucket columns (see `awr::histogram`) | `Wait Event Histogram (Global)` |
 //!
 //! Tolerated quirks (each has a test): upper-case tags, unquoted attributes and CRLF (browser
@@ -25,6 +26,8 @@
 //! `<tr><td>physical read total IO requests</td><td>4,111,567</td><td>1,140.38</td><td>44.80</td></tr>`
 //! in `Other Instance Activity Stats` → `ActivityStat { name: "physical read total IO requests",
 //! total: Some(4111567.0), per_second: Some(1140.38), per_trans: Some(44.8), .. }`.
+
+mod cpu;
 
 use std::collections::HashMap;
 
@@ -257,6 +260,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         iostat_filetype: iostat(&doc, &mut cx, true),
         wait_events: wait_events(&doc, &mut cx),
         wait_histograms: wait_histograms(&doc, &mut cx),
+        host_cpu: cpu::host_cpu(&doc, &mut cx, kind),
         warnings: cx.warnings,
         encoding: String::new(),
         source_format: String::new(),

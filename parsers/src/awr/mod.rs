@@ -286,6 +286,52 @@ pub struct AwrReport {
     /// 2 in HTML reports, 1 in most text and Statspack reports. Figures derived from those rates
     /// are shown to this precision.
     pub rate_decimals: u32,
+    /// Host CPU over the interval: one entry for an instance or Statspack report (its host), one
+    /// per instance for a RAC global report (`OS Statistics By Instance`); empty when the report
+    /// prints neither `Host CPU` nor `Operating System Statistics`.
+    pub host_cpu: Vec<HostCpu>,
+}
+
+/// The host CPU of one instance's host over the report's interval, as printed.
+///
+/// Two sources, both kept: the `Host CPU` table (`%User %System %WIO %Idle`, percent, one
+/// decimal; Statspack `User System Idle WIO`) and the `Operating System Statistics` (`OS
+/// Statistics` in Statspack) times `BUSY_TIME`, `IDLE_TIME`, `IOWAIT_TIME`, which V$OSSTAT counts
+/// in hundredths of a second, here in seconds. RAC global reports print both per instance in
+/// `OS Statistics By Instance` (`% Busy % Usr % Sys % WIO % Idl`, `Time (s)` `Busy` `Idle`).
+/// The engine computes busy % = BUSY_TIME / (BUSY_TIME + IDLE_TIME), which carries more digits
+/// than 100 − `%Idle`. A value not printed is `None`, never 0.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct HostCpu {
+    /// `I#` in a RAC global report; `None` in an instance report (the report's instance).
+    pub instance: Option<u32>,
+    /// `%User` (`% Usr`), percent.
+    pub user_pct: Option<f64>,
+    /// `%System` (`% Sys`), percent.
+    pub system_pct: Option<f64>,
+    /// `%WIO` (`% WIO`, Statspack `WIO`), percent: time idle while IO was outstanding.
+    pub wio_pct: Option<f64>,
+    /// `%Idle` (`% Idl`, Statspack `Idle`), percent.
+    pub idle_pct: Option<f64>,
+    /// `% Busy` where printed (RAC global), percent.
+    pub busy_pct: Option<f64>,
+    /// `BUSY_TIME` (RAC global `Time (s)` `Busy`), seconds.
+    pub busy_time_s: Option<f64>,
+    /// `IDLE_TIME` (RAC global `Time (s)` `Idle`), seconds.
+    pub idle_time_s: Option<f64>,
+    /// `IOWAIT_TIME`, seconds (not printed per instance in RAC global reports).
+    pub iowait_time_s: Option<f64>,
+}
+
+impl HostCpu {
+    /// Whether anything was read.
+    pub fn is_empty(&self) -> bool {
+        *self
+            == HostCpu {
+                instance: self.instance,
+                ..HostCpu::default()
+            }
+    }
 }
 
 /// Meaning of one IOStat column (`IOStat by Function` / `by Filetype`), shared by the HTML and

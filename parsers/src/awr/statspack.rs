@@ -138,6 +138,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         iostat_filetype: text::iostat(&d, &mut cx, true),
         wait_events: text::wait_events(&d, &mut cx),
         wait_histograms: text::wait_histograms(&d, &mut cx),
+        host_cpu: text::host_cpu(&d, &mut cx, ReportKind::Instance),
         warnings: cx.warnings,
         encoding: String::new(),
         source_format: String::new(),

@@ -151,6 +151,55 @@ pub struct DeviceReport {
     pub line: usize,
     /// Devices in printed order.
     pub devices: Vec<DeviceSample>,
+    /// The host's CPU utilisation over the same interval, where the log prints it (iostat
+    /// `avg-cpu`); `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<CpuUtil>,
+}
+
+/// Host CPU utilisation of one report: the columns verbatim (iostat `avg-cpu: %user %nice
+/// %system %iowait %steal %idle`, sar `-u`: `%user %nice %system %iowait %steal %idle`) and two
+/// derived figures, found by header name, never by position.
+///
+/// - busy % = 100 − `%idle` − `%iowait`: every share that is not idle (`%iowait` is idle time
+///   with IO outstanding; `%steal`, time a virtual CPU waited for the hypervisor, counts as
+///   busy: the guest wanted the CPU).
+/// - iowait % = `%iowait`.
+///
+/// Either is `None` when a column it needs is not printed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CpuUtil {
+    /// Every column, header name verbatim, in printed order.
+    pub values: Vec<(String, Option<f64>)>,
+    /// Busy, percent.
+    pub busy_pct: Option<f64>,
+    /// IO wait, percent.
+    pub iowait_pct: Option<f64>,
+}
+
+impl CpuUtil {
+    /// From the columns as printed (names verbatim, values in percent), sysstat names
+    /// (`%idle`, `%iowait`).
+    pub fn from_columns(values: Vec<(String, Option<f64>)>) -> CpuUtil {
+        CpuUtil::from_named(values, "%idle", "%iowait")
+    }
+
+    /// The same with the format's own names of the idle and IO-wait columns (nmon `CPU_ALL`:
+    /// `Idle%`, `Wait%`).
+    pub fn from_named(values: Vec<(String, Option<f64>)>, idle: &str, iowait: &str) -> CpuUtil {
+        let get = |n: &str| values.iter().find(|(c, _)| c == n).and_then(|(_, v)| *v);
+        let idle = get(idle);
+        let iowait = get(iowait);
+        let busy = match (idle, iowait) {
+            (Some(i), Some(w)) => Some(100.0 - i - w),
+            _ => None,
+        };
+        CpuUtil {
+            busy_pct: busy,
+            iowait_pct: iowait,
+            values,
+        }
+    }
 }
 
 impl DeviceReport {
@@ -165,6 +214,7 @@ impl DeviceReport {
             summary: false,
             line,
             devices: Vec::new(),
+            cpu: None,
         }
     }
 }

@@ -59,7 +59,7 @@
 //!
 //! # Tolerated quirks
 //! - the banner's space + TAB separators; 7.x banners without `_arch_` and `(N CPU)`;
-//! - `avg-cpu:` blocks (skipped), blank lines, CRLF, ANSI colour escapes (`S_COLORS=always`);
+//! - `avg-cpu:` blocks (read by column name into `DeviceReport::cpu`), blank lines, CRLF, ANSI colour escapes (`S_COLORS=always`);
 //! - `-t` timestamp lines kept **as printed**: ISO `2024-01-02T10:00:00+0100`, `MM/DD/YY HH:MM:SS`,
 //!   `DD/MM/YY …`, `YYYY-MM-DD HH:MM:SS`, `DD.MM.YYYY …`, 12-hour `… HH:MM:SS AM|PM`, and 7.x
 //!   `Time: 03:49:57 PM` (time only). Date order is **not** resolved here (01/02/24 is ambiguous);

@@ -7,6 +7,7 @@
 //! its layout's plan (`plan`) or by `sysstat_normalise`, and returned.
 
 use super::*;
+use crate::disk::CpuUtil;
 
 // ---------------------------------------------------------------------------------------------
 // Streaming reader
@@ -54,6 +55,8 @@ pub(super) struct Row {
 #[derive(Debug)]
 pub(super) struct Current {
     pub(super) timestamp: Option<String>,
+    /// The report's `avg-cpu` values, once read.
+    pub(super) cpu: Option<CpuUtil>,
     pub(super) since_boot: bool,
     pub(super) line: usize,
 }
@@ -110,6 +113,8 @@ pub(super) struct State {
     pub(super) seen_table: bool,
     pub(super) new_run: bool,
     pub(super) skip_cpu_values: bool,
+    /// The column names of the last `avg-cpu:` header (`%user`, …, `%idle`).
+    pub(super) cpu_cols: Vec<String>,
     /// 10.0.1–11.7.3 `-h`: a device name printed alone, its values on the next line.
     pub(super) pending_name: Option<(String, bool)>,
     /// Index in `tables` of the header data lines belong to.
@@ -154,6 +159,7 @@ impl<R: BufRead> Reader<R> {
                 seen_table: false,
                 new_run: true,
                 skip_cpu_values: false,
+                cpu_cols: Vec::new(),
                 pending_name: None,
                 active: None,
                 cur: None,
@@ -294,6 +300,7 @@ impl State {
         self.new_run = false;
         self.cur = Some(Current {
             timestamp,
+            cpu: None,
             since_boot,
             line,
         });
@@ -329,6 +336,7 @@ impl State {
                     .chars()
                     .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
             }) {
+                self.cpu_values(trimmed);
                 return Ok(());
             }
         }
@@ -356,9 +364,10 @@ impl State {
                 return Ok(());
             }
         }
-        if trimmed.starts_with("avg-cpu:") {
+        if let Some(cols) = trimmed.strip_prefix("avg-cpu:") {
             self.seen_anything = true;
             self.skip_cpu_values = true;
+            self.cpu_cols = cols.split_whitespace().map(str::to_string).collect();
             let keep = self.cur.is_some() && self.tables.is_empty() && self.rows.is_empty();
             if !keep {
                 self.close_report();
@@ -491,6 +500,24 @@ impl State {
     }
 
     /// Converts the current report's rows into a [`DeviceReport`].
+    /// The values line under `avg-cpu:`, by the header's column names; a decimal comma (`1,00`,
+    /// non-C locales: percentages never have thousands) reads as a point.
+    pub(super) fn cpu_values(&mut self, line: &str) {
+        let toks: Vec<&str> = line.split_whitespace().collect();
+        if toks.len() != self.cpu_cols.len() {
+            return;
+        }
+        let values = self
+            .cpu_cols
+            .iter()
+            .zip(toks)
+            .map(|(c, t)| (c.clone(), t.replace(',', ".").parse::<f64>().ok()))
+            .collect();
+        if let Some(cur) = self.cur.as_mut() {
+            cur.cpu = Some(CpuUtil::from_columns(values));
+        }
+    }
+
     pub(super) fn finish(&mut self, c: Current) -> Result<DeviceReport, ParseError> {
         // Decimal comma only when every separated value of the report uses one.
         if self.commas && self.points {
@@ -510,6 +537,7 @@ impl State {
         report.timestamp = c.timestamp;
         report.since_boot = c.since_boot;
         report.devices = devices;
+        report.cpu = c.cpu;
         Ok(report)
     }
 

@@ -249,6 +249,7 @@ impl Held {
                     normalised: d.normalised.normalised(),
                 })
                 .collect(),
+            cpu: None,
         })
     }
 }

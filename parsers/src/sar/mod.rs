@@ -17,6 +17,7 @@
 //!   [`DeviceSample::group`] set: it double-counts the `sar -d` devices of the same interval and
 //!   must never be added to them.
 //! - `sar -A` and any multi-activity file: the disk (`DEV` … `tps`) and `-b` (`tps rtps wtps`) tables
+//!   (and the `-u` `CPU … %idle` table, whose `all` rows become each report's [`DeviceReport::cpu`])
 //!   are found among the other activity tables (CPU, memory, network, …), which are ignored
 //!   silently, whether printed per activity (`sar -f`) or interleaved per interval (a live run).
 //! - **AIX `sar -d`**: `device %busy avque r+w/s Kbs/s avwait avserv` (older AIX: `blks/s`);
@@ -179,7 +180,7 @@ mod table;
 mod tokens;
 
 pub use crate::disk::{
-    DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+    CpuUtil, DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
 };
 use crate::error::ParseError;
 use crate::lines::{clip, strip_ansi, CLIP_SYSSTAT};
@@ -255,6 +256,21 @@ struct State {
     extremes: usize,
     /// Keep every printed column in [`DeviceSample::values`].
     keep_values: bool,
+    /// `sar -u` rows of all CPUs in this run: (time as printed, or None for `Average:`), in
+    /// order; joined to the run's reports of the same time when they are handed over.
+    cpu_rows: Vec<(Option<String>, CpuUtil)>,
+}
+
+/// Gives each report the `sar -u` row of its time (the first not yet used: a log of several
+/// days prints each time once a day, in order), the summary report the `Average:` row.
+fn attach_cpu(reports: &mut [DeviceReport], rows: &mut Vec<(Option<String>, CpuUtil)>) {
+    for r in reports.iter_mut() {
+        let key = if r.summary { None } else { r.timestamp.clone() };
+        if let Some(i) = rows.iter().position(|(t, _)| *t == key) {
+            r.cpu = Some(rows.remove(i).1);
+        }
+    }
+    rows.clear();
 }
 
 /// Parses sar text.
@@ -318,6 +334,7 @@ fn read_lines<L: AsRef<str>>(
         log: DeviceLog::new(FORMAT_ID),
         segments: Segments::default(),
         builder: Builder::default(),
+        cpu_rows: Vec::new(),
         table: None,
         disk_tables: 0,
         other_tables: Vec::new(),
@@ -346,6 +363,7 @@ fn read_lines<L: AsRef<str>>(
             }
             // The runs before this banner are complete.
             let mut done = std::mem::take(&mut st.builder).finish();
+            attach_cpu(&mut done, &mut st.cpu_rows);
             if !done.is_empty() {
                 handed += done.len();
                 if !flush(&mut done, st.log.header.as_ref())? {
@@ -393,7 +411,13 @@ fn read_lines<L: AsRef<str>>(
                 st.first_unrelated
                     .get_or_insert_with(|| (no, clip(line.trim(), CLIP_SYSSTAT)));
             }
-            Some(t) if t.kind.is_none() => {}
+            Some(t) if t.kind.is_none() => {
+                if t.cpu {
+                    if let Some(row) = table::cpu_row(t, &toks) {
+                        st.cpu_rows.push(row);
+                    }
+                }
+            }
             Some(t) => {
                 let kind = t.kind.expect("a disk table");
                 let seg = st.segments.of(kind);
@@ -448,6 +472,7 @@ fn read_lines<L: AsRef<str>>(
         ));
     }
     let mut reports = st.builder.finish();
+    attach_cpu(&mut reports, &mut st.cpu_rows);
     if handed == 0 && reports.is_empty() {
         let why = match st.log.skipped.first() {
             Some(s) => format!(

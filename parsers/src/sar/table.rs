@@ -10,7 +10,7 @@
 use super::columns::UNIX_KNOWN;
 use super::tokens::{bare_label, colon_label, numeric, time_prefix};
 use super::{State, SAR_B_DEVICE};
-use crate::disk::{sysstat_known, SkippedLine};
+use crate::disk::{sysstat_known, CpuUtil, SkippedLine};
 use crate::lines::{clip, CLIP_SYSSTAT};
 
 /// Which disk table a header is.
@@ -84,6 +84,8 @@ pub(super) struct Held {
 /// A table: a header and what its rows leave until the next header.
 pub(super) struct Table {
     pub(super) kind: Option<Kind>,
+    /// A `sar -u` table (`CPU %user … %idle`): its `all` rows become the reports' CPU.
+    pub(super) cpu: bool,
     pub(super) columns: Vec<String>,
     pub(super) line: usize,
     pub(super) text: String,
@@ -110,7 +112,13 @@ pub(super) fn new_table(
     line: &str,
 ) -> Table {
     let kind = table_kind(rest);
+    let cpu = kind.is_none() && rest.contains(&"CPU") && rest.contains(&"%idle");
     let columns: Vec<String> = match kind {
+        None if cpu => rest
+            .iter()
+            .filter(|t| **t != "CPU")
+            .map(|t| t.to_string())
+            .collect(),
         Some(Kind::Dev { .. }) => rest
             .iter()
             .filter(|t| **t != "DEV")
@@ -144,6 +152,7 @@ pub(super) fn new_table(
     }
     Table {
         kind,
+        cpu,
         columns,
         line: no,
         text: clip(line.trim(), CLIP_SYSSTAT),
@@ -200,6 +209,31 @@ pub(super) fn stamp_of(toks: &[&str]) -> Stamp {
         Some(n) => Stamp::Label(toks[..n].join(" ")),
         None => Stamp::Cont,
     }
+}
+
+/// A `sar -u` row of all CPUs (`10:00:01  all  5.00  0.00  2.00  1.00  0.00  92.00`, or the
+/// `Average:` row): `(time as printed, or None for a summary, the CPU)`. Rows of single CPUs
+/// (`sar -P`), and rows whose values do not match the header, give `None`. Percentages read a
+/// decimal comma as a point (they have no thousands).
+pub(super) fn cpu_row(t: &Table, toks: &[&str]) -> Option<(Option<String>, CpuUtil)> {
+    let (time, rest) = if let Some((k, _)) = time_prefix(toks) {
+        (Some(toks[..k].join(" ")), &toks[k..])
+    } else if let Some(k) = colon_label(toks) {
+        (None, &toks[k..])
+    } else {
+        return None;
+    };
+    let (label, vals) = rest.split_first()?;
+    if !label.eq_ignore_ascii_case("all") || vals.len() != t.columns.len() {
+        return None;
+    }
+    let values = t
+        .columns
+        .iter()
+        .zip(vals)
+        .map(|(c, v)| (c.clone(), v.replace(',', ".").parse::<f64>().ok()))
+        .collect();
+    Some((time, CpuUtil::from_columns(values)))
 }
 
 /// Splits a disk-table row, or says why it is left out.

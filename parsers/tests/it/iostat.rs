@@ -821,3 +821,37 @@ fn pretty_split_tables_merge_without_values_too() {
     close(b.normalised.discard_iops, 1.20, "d/s");
     close(b.normalised.queue_depth, 0.10, "aqu-sz");
 }
+
+#[test]
+fn avg_cpu_is_read_by_column_name() {
+    // fixtures/iostat/x-12.3-flush-iso-N.txt lines 4-5 and 13-14:
+    // avg-cpu: %user %nice %system %iowait %steal %idle / 5.00 0.00 2.00 1.00 0.00 92.00, then
+    // 6.00 0.00 2.00 1.00 0.00 91.00. Busy = 100 − %idle − %iowait = 100 − 92 − 1 = 7.00, then
+    // 100 − 91 − 1 = 8.00; iowait 1.00.
+    let log = fix("x-12.3-flush-iso-N.txt");
+    let c0 = log.reports[0].cpu.as_ref().expect("avg-cpu of report 0");
+    close(c0.busy_pct, 7.0, "busy 0");
+    close(c0.iowait_pct, 1.0, "iowait 0");
+    assert_eq!(c0.values[0], ("%user".to_string(), Some(5.0)));
+    assert_eq!(c0.values[5], ("%idle".to_string(), Some(92.0)));
+    let c1 = log.reports[1].cpu.as_ref().expect("avg-cpu of report 1");
+    close(c1.busy_pct, 8.0, "busy 1");
+    // Decimal commas (fixtures/iostat/basic-decimal-comma-ddmmyy.txt lines 3-4):
+    // 1,00 0,00 0,50 0,25 0,00 98,25 → busy 100 − 98.25 − 0.25 = 1.50, iowait 0.25.
+    let log = fix("basic-decimal-comma-ddmmyy.txt");
+    let c = log.reports[0].cpu.as_ref().expect("avg-cpu");
+    close(c.busy_pct, 1.5, "busy");
+    close(c.iowait_pct, 0.25, "iowait");
+}
+
+#[test]
+fn avg_cpu_of_a_corpus_log() {
+    // iostat/linux-iostat-10.1.5-centos7-x-kBps.txt lines 3-4: avg-cpu %user %nice %system
+    // %iowait %steal %idle = 0.14 0.00 0.16 0.00 0.00 99.70 → busy 100 − 99.70 − 0.00 = 0.30.
+    let Some(log) = corpus(&format!("{IOSTAT}linux-iostat-10.1.5-centos7-x-kBps.txt")) else {
+        return;
+    };
+    let c = log.reports[0].cpu.as_ref().expect("avg-cpu");
+    close(c.busy_pct, 100.0 - 99.70 - 0.0, "busy");
+    assert_eq!(c.iowait_pct, Some(0.0));
+}

@@ -7,6 +7,7 @@ mod esxtop;
 mod fixtures;
 mod hcibench;
 mod histogram;
+mod host_cpu;
 mod html_equivalence;
 mod iostat;
 mod iostat_json;

@@ -415,3 +415,27 @@ fn a_sorted_file_streams_in_small_reads_as_it_parses_whole() {
         .windows(2)
         .all(|w| w[0].time.unwrap() < w[1].time.unwrap()));
 }
+
+#[test]
+fn cpu_all_is_each_snapshots_cpu() {
+    // nmon-linux-15h-fedora21-g-auto-DG.nmon.txt line 32 (`CPU_ALL,CPU Total test1,User%,Sys%,
+    // Wait%,Idle%,Steal%,Busy,CPUs`), line 737 (`CPU_ALL,T0001,14.5,5.5,0.4,79.6,0.0,,4`) and
+    // line 760 (`CPU_ALL,T0002,19.2,4.0,7.1,69.6,0.0,,4`): busy = 100 − Idle% − Wait% =
+    // 100 − 79.6 − 0.4 = 20.0 and 100 − 69.6 − 7.1 = 23.3; iowait 0.4 and 7.1; the blank Busy
+    // cell is unknown, never 0.
+    let Some(log) = corpus() else {
+        return;
+    };
+    let c = log.reports[0].cpu.as_ref().expect("T0001 CPU_ALL");
+    close(c.busy_pct, 100.0 - 79.6 - 0.4, "busy T0001");
+    close(c.iowait_pct, 0.4, "iowait T0001");
+    assert!(
+        c.values.contains(&("Busy".to_string(), None)),
+        "{:?}",
+        c.values
+    );
+    assert!(c.values.contains(&("User%".to_string(), Some(14.5))));
+    let c = log.reports[1].cpu.as_ref().expect("T0002 CPU_ALL");
+    close(c.busy_pct, 100.0 - 69.6 - 7.1, "busy T0002");
+    close(c.iowait_pct, 7.1, "iowait T0002");
+}

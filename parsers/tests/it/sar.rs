@@ -1167,3 +1167,27 @@ fn every_sar_file_streams_what_the_whole_text_gives() {
     }
     assert!(compared >= 8, "only {compared} sar files compared");
 }
+
+#[test]
+fn sar_u_all_rows_are_the_reports_cpu() {
+    // iostat/linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt line 4: `16:08:55 all 5.47 0.00 5.39
+    // 0.15 0.00 0.00 0.00 0.00 0.00 88.99` under `CPU %usr %nice %sys %iowait %steal %irq %soft
+    // %guest %gnice %idle` → busy 100 − 88.99 − 0.15 = 10.86, iowait 0.15; line 4840 (`Average:
+    // all … 0.05 … 97.61`) → the summary: busy 100 − 97.61 − 0.05 = 2.34. The per-CPU rows
+    // (`0`, `1`) and the other `CPU` tables (`total/s dropd/s …`, no %idle) are not read.
+    let Some(log) = corpus("iostat/linux-sar-A-11.6.1-sles15-areq-sz-svctm.txt") else {
+        return;
+    };
+    let c = at(&log, "16:08:55").cpu.as_ref().expect("cpu at 16:08:55");
+    close(c.busy_pct, 100.0 - 88.99 - 0.15, "busy");
+    close(c.iowait_pct, 0.15, "iowait");
+    assert_eq!(c.values[0], ("%usr".to_string(), Some(5.47)));
+    assert_eq!(c.values.len(), 10);
+    let s = summary(&log, 0).cpu.as_ref().expect("Average: cpu");
+    close(s.busy_pct, 100.0 - 97.61 - 0.05, "average busy");
+    // Every interval report has its CPU.
+    assert!(
+        log.reports.iter().all(|r| r.cpu.is_some()),
+        "a report without CPU"
+    );
+}

@@ -69,6 +69,26 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
             figure_text(&w.buffer_hit_pct_printed)
         ),
     ]);
+    t.add_row(vec![
+        "Host CPU".to_string(),
+        format!(
+            "{}{}",
+            cell_text(
+                &crate::report::wording::cpu::CpuSummary {
+                    busy: w.host_cpu_busy_pct.value,
+                    busy_figure: &w.host_cpu_busy_pct,
+                    iowait: &w.host_cpu_iowait_pct,
+                    recommendation: d.recommendation.as_ref(),
+                }
+                .to_string()
+            ),
+            if many && w.host_cpu_busy_pct.value.is_some() {
+                " (interval closest to the sizing figure)"
+            } else {
+                ""
+            }
+        ),
+    ]);
     match &d.recommendation {
         Some(r) => {
             t.add_row(vec![
@@ -133,6 +153,7 @@ pub(crate) fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::
         "Write IOPS",
         "MB/s",
         "db file sequential read (ms)",
+        "Host CPU busy (%)",
         "Flags",
     ]);
     for iv in &d.intervals {
@@ -149,6 +170,7 @@ pub(crate) fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::
             figure_text(&w.write_iops),
             figure_text(&w.total_mb_s),
             figure_text(&w.db_file_sequential_read_ms),
+            figure_text(&w.host_cpu_busy_pct),
             cell_text(&if iv.excluded {
                 format!("left out of statistics; {}", iv.flags.join("; "))
             } else {
@@ -156,7 +178,7 @@ pub(crate) fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::
             }),
         ]);
     }
-    right(&mut t, &[2, 5, 6, 7, 8, 9, 10]);
+    right(&mut t, &[2, 5, 6, 7, 8, 9, 10, 11]);
     writeln!(out, "{t}\n")?;
 
     writeln!(out, "## Statistics over the intervals\n")?;
@@ -263,7 +285,7 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         writeln!(out, "## Workload\n")?;
     }
     let mut t = table(&["Figure", "Value", "Unit", "From"]);
-    let rows: [(&str, &Figure); 19] = [
+    let rows: [(&str, &Figure); 21] = [
         ("Read IOPS", &w.read_iops),
         ("Write IOPS", &w.write_iops),
         ("Redo writes", &w.redo_writes_per_s),
@@ -283,6 +305,8 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         ("Direct path reads (of physical reads)", &w.direct_read_pct),
         ("DB buffer cache read-hit (recomputed)", &w.cache_hit_pct),
         ("Buffer Hit % (printed)", &w.buffer_hit_pct_printed),
+        ("Host CPU busy", &w.host_cpu_busy_pct),
+        ("Host CPU iowait", &w.host_cpu_iowait_pct),
     ];
     for (name, m) in rows {
         let from = match &m.unknown_reason {

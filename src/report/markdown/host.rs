@@ -21,6 +21,8 @@ pub(crate) fn host_figure_label(f: &str) -> &'static str {
         "w_await_ms" => "w_await, ms",
         "await_ms" => "await, ms",
         "queue_depth" => "aqu-sz (queue depth)",
+        "host_cpu_busy_pct" => "host CPU busy, % (100 − %idle − %iowait)",
+        "host_cpu_iowait_pct" => "host CPU %iowait",
         "util_pct" => "%util",
         "svctm_ms" => "svctm, ms",
         _ => "?",

@@ -69,6 +69,7 @@ serialize_as_words!(
     DrivesSetBy
 );
 
+pub(crate) mod cpu;
 mod exadata;
 mod host;
 mod sizing;

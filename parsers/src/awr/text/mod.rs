@@ -19,6 +19,7 @@
 //! | Instance Activity Stats | 11.2.0.3 and older `Instance Activity Stats`; 11.2.0.4 `Key Instance Activity Stats` + `Other Instance Activity Stats`; 12.1+ `Key Instance Activity Stats` + `Instance Activity Stats` (every page); columns `Statistic`, `Total`, `per Second`, `per Trans` | every row; a statistic printed in two tables is kept once, from the first |
 //! | IOStat | `IOStat by Function summary`, `IOStat by Filetype summary` (`Reads: Data`, `Reqs per sec`, `Data per sec`, `Writes: …`, `Waits: Count`, `Avg Tm(ms)` / `Avg Time`, `Small Read`, `Large Read`) | every row |
 //! | waits | `Foreground Wait Events`, `Background Wait Events` (`Event`, `Waits`, `Total Wait Time (s)`, `Avg wait (ms)` (11g, bare ms) / `Avg wait` (12c+, `109.72us`, `3.90ms`, `60.00 s`)); 10.2/11.1 `Wait Events` (read as foreground, with a warning) and, only when none of these is printed, `Top 5 Timed Foreground Events` / `Top 5 Timed Events` / `Top 10 Foreground Events by Total Wait Time` (with a warning) | every row |
+//! | host CPU | `Host CPU`, `Operating System Statistics`, RAC `OS Statistics By Instance` (see `cpu`) | first row; `BUSY_TIME`, `IDLE_TIME`, `IOWAIT_TIME` |
 //! | wait histograms | every section titled `Wait Event Histogram…` (`Wait Event Histogram`, 11g `… Detail (64 msec to 2 sec)` …, 12.2+ `… (up to 64 us)`, `(up to 32 ms)` …), columns `Event`, `Total Waits` / `Waits`, `<1ms <2ms … <=1s >1s` or `<8us … <128u <256u <512u >=512` (headers cut to the column width; see `awr::histogram`) | every row, merged per event |
 //!
 //! RAC global reports (`WORKLOAD REPOSITORY REPORT (RAC)`) are read from `Database Summary`
@@ -65,6 +66,7 @@
 //! document (`Doc`: lines and sections) and the warning context (`Ctx`) every reader shares;
 //! Statspack reuses the readers.
 
+mod cpu;
 mod io_waits;
 mod layout;
 mod names;
@@ -82,6 +84,7 @@ use crate::error::{Location, ParseError};
 use crate::num::{self, Scale};
 
 mod header;
+pub(crate) use cpu::host_cpu;
 use header::*;
 pub(crate) use header::{begin_snap_line, get, header_from_records, snapshots};
 pub(crate) use io_waits::{iostat, wait_events, wait_histograms};
@@ -181,6 +184,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
         iostat_filetype: iostat(&d, &mut cx, true),
         wait_events: wait_events(&d, &mut cx),
         wait_histograms: wait_histograms(&d, &mut cx),
+        host_cpu: host_cpu(&d, &mut cx, kind),
         warnings: cx.warnings,
         encoding: String::new(),
         source_format: String::new(),

@@ -1,0 +1,88 @@
+//! Host CPU of an AWR HTML report (see [`HostCpu`]).
+//!
+//! | report | table (`summary` / heading) | columns |
+//! |---|---|---|
+//! | instance | "This table displays system load statistics" (`Host CPU`) | `%User %System %WIO %Idle` |
+//! | instance | "This table displays operating systems statistics" (`Operating System Statistics`) | `Statistic`, `Value`: rows `BUSY_TIME`, `IDLE_TIME`, `IOWAIT_TIME` (hundredths of a second) |
+//! | RAC global | `OS Statistics By Instance` | `I#`, `% Busy % Usr % Sys % WIO % Idl`, `Time (s)`: `Busy Idle` |
+//!
+//! Columns and rows are found by name, never by position.
+
+use super::*;
+
+/// Hundredths of a second (V$OSSTAT `*_TIME`) to seconds.
+const CS_PER_S: f64 = 100.0;
+
+pub(super) fn host_cpu(doc: &Document, cx: &mut Ctx, kind: ReportKind) -> Vec<HostCpu> {
+    if kind == ReportKind::RacGlobal {
+        return by_instance(doc, cx);
+    }
+    let mut h = HostCpu::default();
+    if let Some(t) = find(doc, |s, _| s.contains("displays system load statistics")) {
+        let c = Cols::of(t);
+        if let Some(row) = t.data().next() {
+            let mut pct = |names: &[&str]| {
+                let i = c.get(names)?;
+                cx.num(t, names[0], cell(&row, Some(i)), Scale::Decimal)
+            };
+            h.user_pct = pct(&["%user"]);
+            h.system_pct = pct(&["%system"]);
+            h.wio_pct = pct(&["%wio"]);
+            h.idle_pct = pct(&["%idle"]);
+        }
+    }
+    if let Some(t) = find(doc, |s, _| {
+        s.contains("displays operating systems statistics")
+    }) {
+        let c = Cols::of(t);
+        let (name, value) = (c.get(&["statistic"]), c.get(&["value"]));
+        for row in t.data() {
+            let slot = match cell(&row, name).trim() {
+                "BUSY_TIME" => &mut h.busy_time_s,
+                "IDLE_TIME" => &mut h.idle_time_s,
+                "IOWAIT_TIME" => &mut h.iowait_time_s,
+                _ => continue,
+            };
+            let what = cell(&row, name).trim().to_string();
+            *slot = cx
+                .num(t, &what, cell(&row, value), Scale::Decimal)
+                .map(|cs| cs / CS_PER_S);
+        }
+    }
+    if h.is_empty() {
+        Vec::new()
+    } else {
+        vec![h]
+    }
+}
+
+/// RAC global `OS Statistics By Instance`: one entry per `I#` row (the `Sum` row is left out:
+/// the engine adds the instances).
+fn by_instance(doc: &Document, cx: &mut Ctx) -> Vec<HostCpu> {
+    let Some(t) = find(doc, |s, _| s.starts_with("os statistics by instance")) else {
+        return Vec::new();
+    };
+    let c = Cols::of(t);
+    let mut out = Vec::new();
+    for row in t.data() {
+        let Ok(number) = cell(&row, c.get(&["i#"])).trim().parse::<u32>() else {
+            continue;
+        };
+        let mut n = |k: &str| {
+            let i = c.get(&[k])?;
+            cx.num(t, k, cell(&row, Some(i)), Scale::Decimal)
+        };
+        out.push(HostCpu {
+            instance: Some(number),
+            busy_pct: n("% busy"),
+            user_pct: n("% usr"),
+            system_pct: n("% sys"),
+            wio_pct: n("% wio"),
+            idle_pct: n("% idl"),
+            busy_time_s: n("busy"),
+            idle_time_s: n("idle"),
+            iowait_time_s: None,
+        });
+    }
+    out
+}

@@ -1,0 +1,53 @@
+//! Words for the host CPU beside the IO: the Summary line of a database.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::metrics::Figure;
+use crate::report::fmt::figure_text;
+use crate::rules::Recommendation;
+
+/// The rule that says the host CPU, not storage, bounds the workload (rules/sizing.toml).
+pub(crate) const CPU_RULE: &str = "host-cpu-bounds-workload";
+
+/// `92.22 % busy, iowait 3.30 %: the host CPU, not storage, bounds the workload (rule
+/// host-cpu-bounds-workload)`, or the unknown reason.
+pub(crate) struct CpuSummary<'a> {
+    /// Busy, % (the sizing statistic's value when there are several intervals).
+    pub busy: Option<f64>,
+    /// The busy figure of the character interval (unit, decimals, unknown reason).
+    pub busy_figure: &'a Figure,
+    /// IO wait, %.
+    pub iowait: &'a Figure,
+    /// The recommendation, whose fired rules say whether the CPU rule fired.
+    pub recommendation: Option<&'a Recommendation>,
+}
+
+impl Display for CpuSummary<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let Some(busy) = self.busy else {
+            return write!(
+                f,
+                "unknown: {}",
+                self.busy_figure
+                    .unknown_reason
+                    .as_deref()
+                    .unwrap_or("no host CPU figure")
+            );
+        };
+        let d = self.busy_figure.decimals as usize;
+        write!(f, "{} % busy", crate::report::fmt::fmt_num(busy, d))?;
+        if self.iowait.value.is_some() {
+            write!(f, ", iowait {} %", figure_text(self.iowait))?;
+        }
+        let fired = self
+            .recommendation
+            .is_some_and(|r| r.fired_rules.iter().any(|x| x.id == CPU_RULE));
+        if fired {
+            write!(
+                f,
+                ": the host CPU, not storage, bounds the workload (rule `{CPU_RULE}`)"
+            )?;
+        }
+        Ok(())
+    }
+}

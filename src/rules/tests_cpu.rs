@@ -1,0 +1,61 @@
+//! The host CPU rule (`host-cpu-bounds-workload`, rules/sizing.toml): fires above 70 % busy,
+//! does not at or below it, and is not evaluated when the CPU figure is unknown.
+
+use super::*;
+
+const ID: &str = "host-cpu-bounds-workload";
+
+fn demand(busy: Option<f64>) -> Demand {
+    Demand {
+        required_iops: 1_353.87,
+        read_iops: 1_140.46,
+        write_iops: 140.59,
+        read_mb_s: 439.19,
+        write_mb_s: 1.08,
+        host_cpu_busy_pct: busy,
+        ..Demand::default()
+    }
+}
+
+fn opts() -> Options {
+    Options {
+        headroom_pct: Some(30.0),
+        ..Options::default()
+    }
+}
+
+#[test]
+fn fires_above_seventy_percent_busy() {
+    // db1uat: 2,665,943 / (2,665,943 + 225,076) = 92.2147 % busy > 70.
+    let r = recommend(
+        &RuleSet::builtin().unwrap(),
+        &demand(Some(92.2147)),
+        &opts(),
+    );
+    let f = r.fired_rules.iter().find(|f| f.id == ID).expect("fired");
+    assert_eq!(f.effect, Effect::Note);
+    assert!(f.targets.is_empty());
+}
+
+#[test]
+fn seventy_is_not_above_seventy() {
+    let r = recommend(&RuleSet::builtin().unwrap(), &demand(Some(70.0)), &opts());
+    assert!(r.fired_rules.iter().all(|f| f.id != ID));
+    let nf = r.not_fired.iter().find(|n| n.id == ID).expect("not fired");
+    assert_eq!(nf.reason.metric, Metric::HostCpuBusyPct);
+    assert_eq!(nf.reason.threshold, 70.0);
+    assert_eq!(nf.reason.value, 70.0);
+}
+
+#[test]
+fn unknown_cpu_is_not_evaluated_never_zero() {
+    let r = recommend(&RuleSet::builtin().unwrap(), &demand(None), &opts());
+    assert!(r.fired_rules.iter().all(|f| f.id != ID));
+    assert!(r.not_fired.iter().all(|n| n.id != ID));
+    let ne = r
+        .not_evaluated
+        .iter()
+        .find(|n| n.id == ID)
+        .expect("not evaluated");
+    assert_eq!(ne.unknown_metrics, vec!["host_cpu_busy_pct".to_string()]);
+}
