@@ -127,6 +127,79 @@ pub struct Normalised {
     pub service_ms: Option<f64>,
 }
 
+impl Normalised {
+    /// Number of fields, in declaration order: the length of [`Normalised::to_fields`].
+    pub(crate) const FIELDS: usize = 17;
+
+    /// The fields in declaration order (`read_iops` … `service_ms`), for parsers that store
+    /// them compactly.
+    pub(crate) fn to_fields(&self) -> [Option<f64>; Normalised::FIELDS] {
+        let Normalised {
+            read_iops,
+            write_iops,
+            discard_iops,
+            total_iops,
+            read_bytes_per_s,
+            write_bytes_per_s,
+            discard_bytes_per_s,
+            total_bytes_per_s,
+            read_await_ms,
+            write_await_ms,
+            await_ms,
+            queue_depth,
+            avg_request_bytes,
+            read_request_bytes,
+            write_request_bytes,
+            util_pct,
+            service_ms,
+        } = *self;
+        [
+            read_iops,
+            write_iops,
+            discard_iops,
+            total_iops,
+            read_bytes_per_s,
+            write_bytes_per_s,
+            discard_bytes_per_s,
+            total_bytes_per_s,
+            read_await_ms,
+            write_await_ms,
+            await_ms,
+            queue_depth,
+            avg_request_bytes,
+            read_request_bytes,
+            write_request_bytes,
+            util_pct,
+            service_ms,
+        ]
+    }
+
+    /// The inverse of [`Normalised::to_fields`].
+    pub(crate) fn from_fields(f: [Option<f64>; Normalised::FIELDS]) -> Normalised {
+        let [read_iops, write_iops, discard_iops, total_iops, read_bytes_per_s, write_bytes_per_s, discard_bytes_per_s, total_bytes_per_s, read_await_ms, write_await_ms, await_ms, queue_depth, avg_request_bytes, read_request_bytes, write_request_bytes, util_pct, service_ms] =
+            f;
+        Normalised {
+            read_iops,
+            write_iops,
+            discard_iops,
+            total_iops,
+            read_bytes_per_s,
+            write_bytes_per_s,
+            discard_bytes_per_s,
+            total_bytes_per_s,
+            read_await_ms,
+            write_await_ms,
+            await_ms,
+            queue_depth,
+            avg_request_bytes,
+            read_request_bytes,
+            write_request_bytes,
+            util_pct,
+            service_ms,
+        }
+    }
+}
+
 /// One interval report (or summary) of a log.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DeviceReport {

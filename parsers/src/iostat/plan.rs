@@ -11,7 +11,7 @@ use super::*;
 // ---------------------------------------------------------------------------------------------
 
 /// Number of [`Normalised`] fields.
-pub(super) const FIELDS: usize = 17;
+pub(super) const FIELDS: usize = Normalised::FIELDS;
 pub(super) const F_READ_IOPS: usize = 0;
 pub(super) const F_WRITE_IOPS: usize = 1;
 pub(super) const F_DISCARD_IOPS: usize = 2;
@@ -21,68 +21,11 @@ pub(super) const F_READ_REQUEST: usize = 13;
 pub(super) const F_WRITE_REQUEST: usize = 14;
 
 pub(super) fn fields(n: &Normalised) -> [Option<f64>; FIELDS] {
-    let Normalised {
-        read_iops,
-        write_iops,
-        discard_iops,
-        total_iops,
-        read_bytes_per_s,
-        write_bytes_per_s,
-        discard_bytes_per_s,
-        total_bytes_per_s,
-        read_await_ms,
-        write_await_ms,
-        await_ms,
-        queue_depth,
-        avg_request_bytes,
-        read_request_bytes,
-        write_request_bytes,
-        util_pct,
-        service_ms,
-    } = *n;
-    [
-        read_iops,
-        write_iops,
-        discard_iops,
-        total_iops,
-        read_bytes_per_s,
-        write_bytes_per_s,
-        discard_bytes_per_s,
-        total_bytes_per_s,
-        read_await_ms,
-        write_await_ms,
-        await_ms,
-        queue_depth,
-        avg_request_bytes,
-        read_request_bytes,
-        write_request_bytes,
-        util_pct,
-        service_ms,
-    ]
+    n.to_fields()
 }
 
 pub(super) fn from_fields(f: [Option<f64>; FIELDS]) -> Normalised {
-    let [read_iops, write_iops, discard_iops, total_iops, read_bytes_per_s, write_bytes_per_s, discard_bytes_per_s, total_bytes_per_s, read_await_ms, write_await_ms, await_ms, queue_depth, avg_request_bytes, read_request_bytes, write_request_bytes, util_pct, service_ms] =
-        f;
-    Normalised {
-        read_iops,
-        write_iops,
-        discard_iops,
-        total_iops,
-        read_bytes_per_s,
-        write_bytes_per_s,
-        discard_bytes_per_s,
-        total_bytes_per_s,
-        read_await_ms,
-        write_await_ms,
-        await_ms,
-        queue_depth,
-        avg_request_bytes,
-        read_request_bytes,
-        write_request_bytes,
-        util_pct,
-        service_ms,
-    }
+    Normalised::from_fields(f)
 }
 
 /// Whether [`sysstat_normalise`] counts flushes (`f/s`) in the total IOPS it derives from `r/s +

@@ -20,73 +20,6 @@ fn unpack(v: f64) -> Option<f64> {
     (v.to_bits() != BLANK_BITS).then_some(v)
 }
 
-/// The figures of a [`Normalised`], in field order. Every field is named (no `..`): a field
-/// added to [`Normalised`] fails to compile here until it is held too.
-fn fields(n: &Normalised) -> [Option<f64>; 17] {
-    let Normalised {
-        read_iops,
-        write_iops,
-        discard_iops,
-        total_iops,
-        read_bytes_per_s,
-        write_bytes_per_s,
-        discard_bytes_per_s,
-        total_bytes_per_s,
-        read_await_ms,
-        write_await_ms,
-        await_ms,
-        queue_depth,
-        avg_request_bytes,
-        read_request_bytes,
-        write_request_bytes,
-        util_pct,
-        service_ms,
-    } = n;
-    [
-        *read_iops,
-        *write_iops,
-        *discard_iops,
-        *total_iops,
-        *read_bytes_per_s,
-        *write_bytes_per_s,
-        *discard_bytes_per_s,
-        *total_bytes_per_s,
-        *read_await_ms,
-        *write_await_ms,
-        *await_ms,
-        *queue_depth,
-        *avg_request_bytes,
-        *read_request_bytes,
-        *write_request_bytes,
-        *util_pct,
-        *service_ms,
-    ]
-}
-
-fn from_fields(f: [Option<f64>; 17]) -> Normalised {
-    let [read_iops, write_iops, discard_iops, total_iops, read_bytes_per_s, write_bytes_per_s, discard_bytes_per_s, total_bytes_per_s, read_await_ms, write_await_ms, await_ms, queue_depth, avg_request_bytes, read_request_bytes, write_request_bytes, util_pct, service_ms] =
-        f;
-    Normalised {
-        read_iops,
-        write_iops,
-        discard_iops,
-        total_iops,
-        read_bytes_per_s,
-        write_bytes_per_s,
-        discard_bytes_per_s,
-        total_bytes_per_s,
-        read_await_ms,
-        write_await_ms,
-        await_ms,
-        queue_depth,
-        avg_request_bytes,
-        read_request_bytes,
-        write_request_bytes,
-        util_pct,
-        service_ms,
-    }
-}
-
 /// The known figures of a [`Normalised`]: bit `k` of `known` set for field `k`, whose value is
 /// the next one in `values`.
 struct PackedNormalised {
@@ -98,7 +31,7 @@ impl PackedNormalised {
     fn new(n: &Normalised) -> Self {
         let mut known = 0u32;
         let mut values = Vec::new();
-        for (k, v) in fields(n).into_iter().enumerate() {
+        for (k, v) in n.to_fields().into_iter().enumerate() {
             if let Some(v) = v {
                 known |= 1 << k;
                 values.push(v);
@@ -111,14 +44,14 @@ impl PackedNormalised {
     }
 
     fn normalised(&self) -> Normalised {
-        let mut f = [None; 17];
+        let mut f = [None; Normalised::FIELDS];
         let mut next = self.values.iter();
         for (k, slot) in f.iter_mut().enumerate() {
             if self.known & (1 << k) != 0 {
                 *slot = next.next().copied();
             }
         }
-        from_fields(f)
+        Normalised::from_fields(f)
     }
 }
 
