@@ -366,7 +366,10 @@ fn header_instance(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
                 snaps.end_id = id.unwrap_or(0);
                 snaps.end_time = num::awr_datetime(time);
             }
-            "elapsed" => snaps.elapsed_min = num::minutes(time),
+            "elapsed" => {
+                snaps.elapsed_min = num::minutes(time);
+                snaps.elapsed_decimals = Some(num::decimals(time));
+            }
             "db time" => snaps.db_time_min = num::minutes(time),
             _ => {}
         }
@@ -466,6 +469,7 @@ fn header_global(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
         begin_time,
         end_time,
         elapsed_min: rec.get("elapsed time").and_then(|s| num::minutes(s)),
+        elapsed_decimals: rec.get("elapsed time").map(|s| num::decimals(s)),
         db_time_min: rec.get("db time").and_then(|s| num::minutes(s)),
     };
     if snaps.begin_id == 0 || snaps.end_id == 0 {
@@ -676,6 +680,7 @@ fn wait_events(doc: &Document, cx: &mut Ctx) -> Vec<WaitEvent> {
                 wait_class: Some(cell(&row, class).to_string()).filter(|s| !s.is_empty()),
                 waits: cx.num(t, &event, cell(&row, waits), Scale::Decimal),
                 total_wait_s: cx.num(t, &event, cell(&row, total), Scale::Decimal),
+                total_wait_decimals: Some(num::decimals(cell(&row, total))),
                 avg_wait_ms: cx.dur(t, &event, &printed, bare_ms),
                 avg_wait_printed: printed,
                 event,

@@ -89,6 +89,9 @@ pub struct Snapshots {
     pub end_time: Option<NaiveDateTime>,
     /// `Elapsed:` in minutes.
     pub elapsed_min: Option<f64>,
+    /// Decimals `Elapsed:` is printed with (`60.25 (mins)` → 2): its precision, ± half a unit
+    /// of the last digit, bounds rates recomputed as Total / elapsed.
+    pub elapsed_decimals: Option<u32>,
     /// `DB Time:` in minutes.
     pub db_time_min: Option<f64>,
 }
@@ -187,6 +190,9 @@ pub struct WaitEvent {
     pub waits: Option<f64>,
     /// `Total Wait Time (s)`, seconds.
     pub total_wait_s: Option<f64>,
+    /// Decimals `Total Wait Time (s)` is printed with (Statspack and 11g: 0, whole seconds):
+    /// the precision of an average recomputed as Total Wait Time / Waits.
+    pub total_wait_decimals: Option<u32>,
     /// Average wait as printed, normalised to ms.
     pub avg_wait_ms: Option<f64>,
     /// The average wait cell as printed (`152.25us`, `2`).

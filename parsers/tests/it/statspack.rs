@@ -217,6 +217,7 @@ fn corpus_statspack_gives_its_real_values() {
     assert_eq!(s.begin_time.unwrap().to_string(), "2016-01-31 00:00:03");
     assert_eq!(s.end_time.unwrap().to_string(), "2016-02-01 00:00:02");
     close(s.elapsed_min, 1_439.98, "Elapsed");
+    assert_eq!(s.elapsed_decimals, Some(2), "Elapsed printed to 0.01 min");
     close(s.db_time_min, 10.30, "DB time");
     assert_eq!(
         r.title,
@@ -335,6 +336,8 @@ fn corpus_statspack_gives_its_real_values() {
     assert_eq!((lfs.waits, lfs.total_wait_s), (Some(27_042.0), Some(6.0)));
     assert_eq!(lfs.avg_wait_printed, "0");
     close(lfs.avg_wait_ms, 0.0, "log file sync (ms, printed 0)");
+    // Total Wait Time printed in whole seconds (`6`): the precision of Total / Waits.
+    assert_eq!(lfs.total_wait_decimals, Some(0));
     // l.125 `db file sequential read 121,513 0 1 0 2.5 .1`
     close(
         wait(&r, WaitScope::Foreground, "db file sequential read").waits,

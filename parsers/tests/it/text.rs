@@ -705,6 +705,7 @@ fn corpus_12_2_text_report_gives_its_real_values() {
     assert_eq!(s.begin_time.unwrap().to_string(), "2023-02-04 19:00:39");
     assert_eq!(s.end_time.unwrap().to_string(), "2023-02-04 20:00:54");
     close(s.elapsed_min, 60.25, "Elapsed");
+    assert_eq!(s.elapsed_decimals, Some(2), "`60.25 (mins)`");
     close(s.db_time_min, 66.24, "DB Time");
     // l.37: Redo size (bytes): 146,118.4 7,016.0; l.42 Read IO requests: 101.5 4.9
     let lp = |n: &str| r.load_profile.iter().find(|l| l.name == n).unwrap();
@@ -810,6 +811,11 @@ fn corpus_12_2_text_report_gives_its_real_values() {
     assert_eq!(
         (seq.waits, seq.total_wait_s, seq.avg_wait_printed.as_str()),
         (Some(360_121.0), Some(40.0), "109.72us")
+    );
+    assert_eq!(
+        seq.total_wait_decimals,
+        Some(0),
+        "Total Wait Time `40`, whole seconds"
     );
     close(seq.avg_wait_ms, 0.10972, "109.72us");
     close(

@@ -144,6 +144,12 @@ pub(super) fn minutes_line(s: &str) -> Option<(bool, f64)> {
     Some((label == "Elapsed:", num::minutes(v)?))
 }
 
+/// Decimals of the minutes on an `Elapsed:` line (`60.25 (mins)` → 2).
+fn elapsed_decimals(s: &str) -> Option<u32> {
+    let v = s.split("Elapsed:").nth(1)?.split("(mins)").next()?;
+    Some(num::decimals(v))
+}
+
 /// The snapshot lines below the header.
 pub(crate) fn snapshots(d: &Doc) -> Result<Snapshots, ParseError> {
     let mut snaps = Snapshots::default();
@@ -159,7 +165,10 @@ pub(crate) fn snapshots(d: &Doc) -> Result<Snapshots, ParseError> {
             }
         } else if let Some((elapsed, m)) = minutes_line(&l.s) {
             if elapsed {
-                snaps.elapsed_min.get_or_insert(m);
+                if snaps.elapsed_min.is_none() {
+                    snaps.elapsed_min = Some(m);
+                    snaps.elapsed_decimals = elapsed_decimals(&l.s);
+                }
             } else {
                 snaps.db_time_min.get_or_insert(m);
             }
@@ -289,6 +298,7 @@ pub(super) fn header_global(d: &Doc, cx: &mut Ctx) -> Result<Header, ParseError>
         begin_time,
         end_time,
         elapsed_min: get(&rec, &["elapsed time"]).and_then(|s| num::minutes(&s)),
+        elapsed_decimals: get(&rec, &["elapsed time"]).map(|s| num::decimals(&s)),
         db_time_min: get(&rec, &["db time"]).and_then(|s| num::minutes(&s)),
     };
     if snaps.begin_id == 0 || snaps.end_id == 0 {

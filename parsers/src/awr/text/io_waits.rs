@@ -139,6 +139,7 @@ fn wait_table(
                     wait_class: Some(cell(class)).filter(|s| !s.is_empty()),
                     waits: cx.num(&sec.title, ln.no, &event, &cell(waits)),
                     total_wait_s: cx.num(&sec.title, ln.no, &event, &cell(total)),
+                    total_wait_decimals: Some(crate::num::decimals(&cell(total))),
                     avg_wait_ms: cx.dur(&sec.title, ln.no, &event, &printed),
                     avg_wait_printed: printed,
                     event,
