@@ -18,14 +18,18 @@
 //!   `consistent gets from cache`)) on the interval totals (awr-notes §2: equals the printed
 //!   `Buffer Hit %` to 2 decimals); the printed `Buffer Hit %` is kept beside it.
 //! - latency: average wait (ms) of `db file sequential read`, `db file scattered read`,
-//!   `log file sync` (foreground) and `log file parallel write` (background), as printed.
+//!   `log file sync` (foreground) and `log file parallel write` (background), as printed or,
+//!   where finer, Total Wait Time × 1000 / Waits (`crate::model::precision`).
+//! - text reports (1-decimal `per Second`): the rates are Total / elapsed seconds where finer.
+//!   Each such figure keeps the printed one in `as_printed` and says in `derived` what it was
+//!   computed from and its bounds ([`Derivation`]).
 
 use serde::Serialize;
 use sizer_parsers::awr::ReportKind;
 
 pub mod exadata;
 
-use crate::model::{section, View};
+use crate::model::{decimals_in_ms, half_unit, section, View};
 
 /// One figure with its unit and provenance.
 #[derive(Debug, Clone, Serialize)]
@@ -55,29 +59,156 @@ pub struct Figure {
     /// Wait figures only: the waits the average rests on (`Waits` of the row used).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waits: Option<f64>,
+    /// Where the report printed this figure coarser than its totals give it: the figure as
+    /// computed from the printed cells (`per Second` rates, average waits), beside `value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub as_printed: Option<f64>,
+    /// How `value` was computed from totals instead of the coarser printed cells, and its
+    /// bounds; `None` = from the printed cells.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub derived: Option<Derivation>,
+}
+
+/// A figure computed from a report's totals because the printed cell is coarser
+/// (`model::wait_average`, `model::activity_rate`), with the bounds the printed precision of
+/// its inputs leaves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Derivation {
+    /// What it was computed from.
+    pub basis: DerivedFrom,
+    /// The true value lies in `[lo, hi]` (the figure's unit).
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+    /// Known only as an upper bound (a total printed as 0): `value` is `hi`, rounded up.
+    pub at_most: bool,
+    /// Decimals of the printed cells it replaces (`per Second`: 1 in text reports; average
+    /// wait, in ms: 0 for a whole-ms `2`).
+    pub printed_decimals: u32,
+}
+
+/// The totals a [`Derivation`] divides.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DerivedFrom {
+    /// Instance Activity `Total` / (`Elapsed:` minutes × 60), bounded by half a unit of the
+    /// printed minutes.
+    TotalOverElapsed {
+        /// `Elapsed:` as printed, minutes (`None` for a sum of instance reports).
+        elapsed_min: Option<f64>,
+        /// Its printed decimals.
+        elapsed_decimals: Option<u32>,
+    },
+    /// Not from a total: the printed average is 0 (`0`, `.00`), so it is at most half a unit
+    /// of its last digit (`0` ms: under 0.5 ms), and `Total Wait Time` is not finer.
+    PrintedZero,
+    /// `Total Wait Time (s)` × 1000 / `Waits`, bounded by half a unit of the printed total.
+    TotalWaitTimeOverWaits {
+        /// Total wait time, seconds, as printed (a sum for a RAC sum).
+        total_wait_s: f64,
+        /// Half a unit of its last printed digit, seconds (0.5 for whole seconds).
+        total_wait_half_s: f64,
+        /// The waits.
+        waits: f64,
+    },
+}
+
+/// The bounds of a wait figure recomputed as Total Wait Time / Waits, for the IO report card.
+pub fn average_bounds(f: &Figure) -> Option<crate::rules::AverageBounds> {
+    let d = f.derived.as_ref()?;
+    match d.basis {
+        DerivedFrom::TotalWaitTimeOverWaits {
+            total_wait_s,
+            total_wait_half_s,
+            ..
+        } => Some(crate::rules::AverageBounds {
+            lo_ms: d.lo,
+            hi_ms: d.hi,
+            at_most: d.at_most,
+            total_wait_s: Some((total_wait_s, total_wait_half_s)),
+        }),
+        DerivedFrom::PrintedZero => Some(crate::rules::AverageBounds {
+            lo_ms: d.lo,
+            hi_ms: d.hi,
+            at_most: true,
+            total_wait_s: None,
+        }),
+        DerivedFrom::TotalOverElapsed { .. } => None,
+    }
+}
+
+/// Decimals to give a value known to ± `hw`: up to and including the first uncertain digit
+/// (10^-d ≤ hw), at most `cap`.
+pub fn derived_decimals(hw: f64, cap: u32) -> u32 {
+    if hw.is_nan() || hw <= 0.0 || !hw.is_finite() {
+        return cap;
+    }
+    let d = (1.0 / hw).log10().ceil();
+    if d <= 0.0 {
+        0
+    } else {
+        (d as u32).min(cap)
+    }
+}
+
+impl Figure {
+    /// Replaces the printed-cell value by the finer one from totals: `lo`/`hi` its bounds,
+    /// `as_printed` the figure from the printed cells (`printed_decimals` decimals). Unknown
+    /// figures are left alone.
+    pub(crate) fn finer(
+        mut self,
+        lo: f64,
+        hi: f64,
+        as_printed: Option<f64>,
+        printed_decimals: u32,
+        basis: DerivedFrom,
+    ) -> Figure {
+        let Some(exact) = self.exact else {
+            return self;
+        };
+        let at_most = lo <= 0.0 && hi > 0.0 && exact >= hi;
+        let d = if matches!(basis, DerivedFrom::PrintedZero) {
+            // Under half a unit of the printed last digit: one digit more (`0` → ≤ 0.5).
+            printed_decimals + 1
+        } else if at_most {
+            // An upper bound keeps one more digit than its first, rounded up.
+            derived_decimals(hi / 2.0, 6).saturating_add(1).min(6)
+        } else {
+            derived_decimals((hi - lo) / 2.0, 6)
+        };
+        let d = d.min(if matches!(basis, DerivedFrom::TotalOverElapsed { .. }) {
+            crate::model::HTML_RATE_DECIMALS
+        } else {
+            6
+        });
+        let d = d.max(printed_decimals);
+        self.decimals = d;
+        self.value = Some(if at_most {
+            let m = 10f64.powi(d as i32);
+            (hi * m - 1e-9).ceil() / m
+        } else {
+            round(exact, d)
+        });
+        self.as_printed = as_printed.map(|p| round(p, printed_decimals));
+        self.derived = Some(Derivation {
+            basis,
+            lo,
+            hi,
+            at_most,
+            printed_decimals,
+        });
+        self
+    }
 }
 
 /// A figure's value, or why it is unknown: not an error but the `unknown_reason` shown in the
 /// report and the JSON (a missing statistic, a zero denominator).
 pub(crate) type ValueOrWhy = Result<f64, String>;
 
-/// Decimals of a duration printed as `152.25us` / `3.23ms` / `52.86 s` / `2` once in ms, so the
-/// value keeps exactly the printed precision.
-fn decimals_in_ms(printed: &str) -> u32 {
-    let p = printed.trim();
-    let num: String = p
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
-        .collect();
-    let d = num.split('.').nth(1).map_or(0, |f| f.len() as i32);
-    let unit = p[num.len()..].trim();
-    let shift = match unit {
-        "ns" => 6,
-        "us" | "\u{b5}s" => 3,
-        "s" => -3,
-        _ => 0,
-    };
-    (d + shift).max(0) as u32
+/// `v` rounded to `d` decimals (`d` < 0: tens, hundreds, …).
+fn round_signed(v: f64, d: i32) -> f64 {
+    let m = 10f64.powi(d);
+    (v * m).round() / m
 }
 
 fn round(v: f64, d: u32) -> f64 {
@@ -102,6 +233,8 @@ impl Figure {
             unknown_reason: None,
             event: None,
             waits: None,
+            as_printed: None,
+            derived: None,
         }
     }
     pub(crate) fn unknown(
@@ -120,6 +253,8 @@ impl Figure {
             unknown_reason: Some(why),
             event: None,
             waits: None,
+            as_printed: None,
+            derived: None,
         }
     }
     pub(crate) fn of(
@@ -329,16 +464,61 @@ fn missing(stat: &str, source: FigureSource) -> String {
 /// reasons, section names).
 /// `rate_decimals` is the precision the report prints its `per Second` rates with (2 in HTML
 /// reports, 1 in most text reports): the IOPS and bytes/s figures are given to it.
+///
+/// `elapsed` is the report's `Elapsed:` (minutes, printed decimals), named in the provenance
+/// of rates recomputed as Total / elapsed; `None` for a sum of instance reports.
 pub fn workload(
     v: &View,
     source: FigureSource,
     formula: &Formula,
     rate_decimals: u32,
+    elapsed: Option<(f64, u32)>,
 ) -> IntervalFigures {
     let rate = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
-            .and_then(|x| x.per_second)
+            .and_then(|x| x.rate())
             .ok_or_else(|| missing(stat, source))
+    };
+    // A text report's rates, recomputed as Total / elapsed (model::activity_rate): the bounds
+    // and the printed rate of a sum of statistics, each × `factor`; `None` when none of them
+    // was recomputed (the figure is then the printed one) or one is missing.
+    let hp = half_unit(rate_decimals as i32);
+    let finer_rate = |fig: Figure, stats: &[&str], factor: f64| -> Figure {
+        let (mut lo, mut hi, mut printed, mut any) = (0.0, 0.0, 0.0, false);
+        if !factor.is_finite() {
+            return fig;
+        }
+        for stat in stats {
+            let Some(c) = v.get(section::ACTIVITY, stat) else {
+                return fig;
+            };
+            let Some(p) = c.per_second else {
+                return fig;
+            };
+            let (l, h) = match (c.lo, c.hi) {
+                (Some(l), Some(h)) => {
+                    any = true;
+                    (l, h)
+                }
+                _ => (p - hp, p + hp),
+            };
+            lo += l * factor;
+            hi += h * factor;
+            printed += p * factor;
+        }
+        if !any {
+            return fig;
+        }
+        fig.finer(
+            lo.max(0.0),
+            hi,
+            Some(printed),
+            rate_decimals,
+            DerivedFrom::TotalOverElapsed {
+                elapsed_min: elapsed.map(|e| e.0),
+                elapsed_decimals: elapsed.map(|e| e.1),
+            },
+        )
     };
     let total = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
@@ -450,27 +630,51 @@ pub fn workload(
         match row.as_ref().and_then(|x| x.value) {
             Some(ms) => {
                 let printed = row.and_then(|x| x.printed.as_deref());
-                // A whole-ms printed average was recomputed from total wait time / waits
-                // (model/awr.rs): shown with 2 decimals and said so.
-                let whole = printed.is_some_and(|p| p.trim().chars().all(|c| c.is_ascii_digit()));
-                let recomputed = whole
-                    && printed
-                        .and_then(|p| p.trim().parse::<f64>().ok())
-                        .is_some_and(|p| (p - ms).abs() > 1e-9);
-                let d = if recomputed {
-                    2
-                } else {
-                    printed.map_or(2, decimals_in_ms)
-                };
-                let from = if recomputed {
-                    format!("{from}, recomputed as Total Wait Time / Waits (printed in whole ms)")
-                } else {
-                    from
-                };
+                let d = printed.map_or(2, decimals_in_ms);
+                let waits = row.and_then(|x| x.total);
                 let mut m = Figure::known(ms, "ms", d, from);
+                // Recomputed as Total Wait Time / Waits where finer than printed
+                // (model::wait_average): the bounds give back the total and its precision.
+                let (lo, hi) = (row.and_then(|x| x.lo), row.and_then(|x| x.hi));
+                let pd = printed.map_or(0, decimals_in_ms);
+                let zero = printed.and_then(crate::model::printed_ms) == Some(0.0);
+                match (lo, hi, waits) {
+                    // A printed 0 read as the bound it is (model::wait_average: the total is
+                    // not finer than it).
+                    (Some(lo), Some(hi), _)
+                        if zero && (hi - half_unit(pd as i32)).abs() < 1e-12 =>
+                    {
+                        m = m.finer(lo, hi, Some(0.0), pd, DerivedFrom::PrintedZero);
+                    }
+                    (Some(lo), Some(hi), Some(n)) => {
+                        let at_most = lo <= 0.0;
+                        let half = if at_most { hi } else { (hi - lo) / 2.0 } * n / 1000.0;
+                        // Half a unit of the total's last printed digit: 0.5 × 10^-k s.
+                        let k = (0.5 / half).log10().round() as i32;
+                        let total_wait_half_s = round_signed(0.5 * 10f64.powi(-k), k + 1);
+                        let total_wait_s = if at_most {
+                            0.0
+                        } else {
+                            round_signed((lo + hi) / 2.0 * n / 1000.0, k)
+                        };
+                        m = m.finer(
+                            lo,
+                            hi,
+                            printed.and_then(crate::model::printed_ms),
+                            // A sum of instances has no printed cell: 2 decimals, as before.
+                            printed.map_or(2, decimals_in_ms),
+                            DerivedFrom::TotalWaitTimeOverWaits {
+                                total_wait_s,
+                                total_wait_half_s,
+                                waits: n,
+                            },
+                        );
+                    }
+                    _ => {}
+                }
                 m.printed = printed.map(str::to_string);
                 m.event = found.map(|(name, _, _)| name.to_string());
-                m.waits = row.and_then(|x| x.total);
+                m.waits = waits;
                 m
             }
             None => Figure::unknown(
@@ -494,6 +698,16 @@ pub fn workload(
             Ok(rate_all - rate(multi)?)
         }
     };
+    // The single-block share of the interval totals (small requests = rate × share).
+    let share = |all: &str, multi: &str| match (total(all), total(multi)) {
+        (Ok(t), Ok(m)) if t > 0.0 => (t - m) / t,
+        _ => f64::NAN,
+    };
+    let required_stats: Vec<&str> = formula
+        .terms
+        .iter()
+        .filter_map(|t| term_statistic(t))
+        .collect();
     let formula_from = format!(
         "{} per Second (rules/sizing.toml)",
         formula
@@ -515,16 +729,24 @@ pub fn workload(
         Err(why) => Figure::unknown("%", 2, c.from, why),
     });
     let mut figures = IntervalFigures {
-        read_iops: Figure::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")),
-        write_iops: Figure::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")),
-        redo_writes_per_s: Figure::of(redo, "writes/s", rate_decimals, "'redo writes' per Second"),
-        measured_iops: Figure::of(
-            measured.clone(),
-            "IOPS",
-            rate_decimals,
-            format!("'{RD}' + '{WR}' per Second"),
+        read_iops: finer_rate(Figure::of(r.clone(), "IOPS", rate_decimals, format!("'{RD}' per Second")), &[RD], 1.0),
+        write_iops: finer_rate(Figure::of(w.clone(), "IOPS", rate_decimals, format!("'{WR}' per Second")), &[WR], 1.0),
+        redo_writes_per_s: finer_rate(Figure::of(redo, "writes/s", rate_decimals, "'redo writes' per Second"), &["redo writes"], 1.0),
+        measured_iops: finer_rate(
+            Figure::of(
+                measured.clone(),
+                "IOPS",
+                rate_decimals,
+                format!("'{RD}' + '{WR}' per Second"),
+            ),
+            &[RD, WR],
+            1.0,
         ),
-        required_iops: Figure::of(required, "IOPS", rate_decimals, formula_from),
+        required_iops: finer_rate(
+            Figure::of(required, "IOPS", rate_decimals, formula_from),
+            &required_stats,
+            1.0,
+        ),
         required_margin_pct: Figure::of(
             margin,
             "%",
@@ -597,10 +819,10 @@ pub fn workload(
             1,
             format!("100 × '{RD}' / ('{RD}' + '{WR}'), interval totals"),
         ),
-        small_read_iops: Figure::of(small(&r, RD, RM), "IOPS", rate_decimals, format!("'{RD}' × (1 − '{RM}' / '{RD}'), interval totals")),
-        large_read_iops: Figure::of(rate(RM), "IOPS", rate_decimals, format!("'{RM}' per Second")),
-        small_write_iops: Figure::of(small(&w, WR, WM), "IOPS", rate_decimals, format!("'{WR}' × (1 − '{WM}' / '{WR}'), interval totals")),
-        large_write_iops: Figure::of(rate(WM), "IOPS", rate_decimals, format!("'{WM}' per Second")),
+        small_read_iops: finer_rate(Figure::of(small(&r, RD, RM), "IOPS", rate_decimals, format!("'{RD}' × (1 − '{RM}' / '{RD}'), interval totals")), &[RD], share(RD, RM)),
+        large_read_iops: finer_rate(Figure::of(rate(RM), "IOPS", rate_decimals, format!("'{RM}' per Second")), &[RM], 1.0),
+        small_write_iops: finer_rate(Figure::of(small(&w, WR, WM), "IOPS", rate_decimals, format!("'{WR}' × (1 − '{WM}' / '{WR}'), interval totals")), &[WR], share(WR, WM)),
+        large_write_iops: finer_rate(Figure::of(rate(WM), "IOPS", rate_decimals, format!("'{WM}' per Second")), &[WM], 1.0),
         direct_read_pct: Figure::of(
             (|| {
                 let pr = total("physical reads")?;
@@ -662,18 +884,4 @@ pub fn workload(
         figures.small_read_basis = exadata::SmallReadBasis::SingleBlockReadWaits;
     }
     figures
-}
-
-#[cfg(test)]
-mod tests {
-    use super::decimals_in_ms;
-
-    #[test]
-    fn printed_precision_survives_the_conversion_to_ms() {
-        assert_eq!(decimals_in_ms("152.25us"), 5); // 0.15225 ms
-        assert_eq!(decimals_in_ms("3.23ms"), 2);
-        assert_eq!(decimals_in_ms("52.86 s"), 0); // 52860 ms
-        assert_eq!(decimals_in_ms("2"), 0); // 11g integer ms
-        assert_eq!(decimals_in_ms("433.09ns"), 8);
-    }
 }

@@ -17,8 +17,18 @@
 //! | `section` | str | canonical section name (see below) |
 //! | `statistic` | str | the statistic or row label, verbatim |
 //! | `total`, `per_second`, `per_trans` | f64 (null = not printed) | as printed |
-//! | `value`, `unit` | f64, str | a single value with its unit (%, ms) |
+//! | `value`, `unit` | f64, str | a single value with its unit (%, ms, /s); see below for wait events and text reports' rates |
 //! | `printed` | str (null unless kept) | the cell as printed where its text matters: converted wait times (`152.25us`), IO Profile `Read+Write` (its decimals) |
+//! | `lo`, `hi` | f64 (null = as printed) | where `value` was recomputed from a total because the printed cell is coarser: the bounds the true value lies in, given the printed precision of the total and of its divisor |
+//!
+//! Values finer than printed ([`super::precision`]):
+//! - wait events: `value` is the average wait as printed, or Total Wait Time (s) × 1000 / Waits
+//!   where that is finer (a whole-ms `2` or `0` printed beside a total of seconds over many
+//!   waits); a total printed as `0`, or an average printed as `0` (a total not finer), gives
+//!   only a bound: `value` = `hi`, `lo` = 0;
+//! - Instance Activity Stats of reports that print `per Second` with fewer than 2 decimals (text
+//!   AWR, Statspack): `value` (unit `/s`) is Total / (Elapsed × 60) where the printed Elapsed
+//!   minutes bound it closer than the printed rate; `per_second` stays as printed.
 //!
 //! Sections: `Instance Activity Stats` (every split table; for RAC global reports the cluster-wide
 //! `System Statistics (Global)`), `Load Profile`, `IO Profile` (statistic `<row> [Read+Write|Read|Write]`,
@@ -32,8 +42,10 @@ use chrono::NaiveDateTime;
 use polars::prelude::*;
 use sizer_parsers::awr::{AwrReport, HostCpu, ReportKind, WaitScope};
 
+use super::precision::{activity_rate, wait_average};
+
 /// The model's column names, in order.
-pub const COLUMNS: [&str; 20] = [
+pub const COLUMNS: [&str; 22] = [
     "source",
     "format",
     "report_kind",
@@ -54,6 +66,8 @@ pub const COLUMNS: [&str; 20] = [
     "value",
     "unit",
     "printed",
+    "lo",
+    "hi",
 ];
 
 /// Section names used in the model.
@@ -120,6 +134,10 @@ pub struct StatRow {
     pub unit: &'static str,
     /// The cell as printed when `value` was converted from it.
     pub printed: Option<String>,
+    /// Bounds of `value` when it was recomputed from a total (see the module docs).
+    pub lo: Option<f64>,
+    /// Upper bound of `value`.
+    pub hi: Option<f64>,
 }
 
 /// Identity and interval of one parsed source.
@@ -185,11 +203,20 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
         f(&mut row);
         rows.push(row);
     };
+    let elapsed = r.snapshots.elapsed_min.zip(r.snapshots.elapsed_decimals);
     for s in &r.activity {
         push(section::ACTIVITY, s.name.clone(), &|row| {
             row.total = s.total;
             row.per_second = s.per_second;
             row.per_trans = s.per_trans;
+            if let Some((v, lo, hi)) =
+                activity_rate(s.total, s.per_second, elapsed, r.rate_decimals)
+            {
+                row.value = Some(v);
+                row.unit = "/s";
+                row.lo = Some(lo);
+                row.hi = Some(hi);
+            }
         });
     }
     for s in &r.load_profile {
@@ -273,22 +300,9 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
             WaitScope::Foreground => section::FG_WAITS,
             WaitScope::Background => section::BG_WAITS,
         };
-        // A whole-ms average (11g prints `2` for 1.82 ms) is recomputed from the printed total
-        // wait time and waits, which carry more digits; other averages are kept as printed.
-        let whole_ms = !w.avg_wait_printed.contains('.')
-            && w.avg_wait_printed
-                .trim()
-                .chars()
-                .all(|c| c.is_ascii_digit());
-        // Used only when it agrees with the printed whole number (|exact − printed| ≤ 0.5): a
-        // total of a few seconds, itself rounded, can be less precise than the printed average.
-        let value = match (whole_ms, w.total_wait_s, w.waits, w.avg_wait_ms) {
-            (true, Some(t), Some(n), Some(p)) if n > 0.0 && t > 0.0 => {
-                let exact = t * 1000.0 / n;
-                Some(if (exact - p).abs() <= 0.5 { exact } else { p })
-            }
-            _ => w.avg_wait_ms,
-        };
+        // The printed average, or Total Wait Time / Waits where finer (11g prints `2` for
+        // 1.82 ms, Statspack `0` for 0.22 ms).
+        let (value, bounds) = wait_average(w);
         rows.push(StatRow {
             section: sec,
             statistic: w.event.clone(),
@@ -296,6 +310,8 @@ pub fn awr_rows(source: &str, r: &AwrReport) -> (SourceMeta, Vec<StatRow>) {
             value,
             unit: "ms",
             printed: Some(w.avg_wait_printed.clone()).filter(|p| !p.is_empty()),
+            lo: bounds.map(|b| b.0),
+            hi: bounds.map(|b| b.1),
             ..base.clone()
         });
     }
@@ -434,6 +450,8 @@ impl Model {
         let mut value = Vec::with_capacity(n);
         let mut unit = Vec::with_capacity(n);
         let mut printed: Vec<Option<&str>> = Vec::with_capacity(n);
+        let mut lo = Vec::with_capacity(n);
+        let mut hi = Vec::with_capacity(n);
         for (m, rows) in sources {
             for r in rows {
                 source.push(m.source.as_str());
@@ -456,6 +474,8 @@ impl Model {
                 value.push(r.value);
                 unit.push(r.unit);
                 printed.push(r.printed.as_deref());
+                lo.push(r.lo);
+                hi.push(r.hi);
             }
         }
         let dt = DataType::Datetime(TimeUnit::Milliseconds, None);
@@ -480,6 +500,8 @@ impl Model {
             Column::new("value".into(), value),
             Column::new("unit".into(), unit),
             Column::new("printed".into(), printed),
+            Column::new("lo".into(), lo),
+            Column::new("hi".into(), hi),
         ];
         Ok(Model {
             df: DataFrame::new(n, cols)?,
@@ -533,7 +555,7 @@ impl View {
         let df = df.filter(&inst.equal(instance))?;
         let sect = df.column("section")?.str()?;
         let stat = df.column("statistic")?.str()?;
-        let cols = ["total", "per_second", "per_trans", "value"];
+        let cols = ["total", "per_second", "per_trans", "value", "lo", "hi"];
         let vals: Vec<&Float64Chunked> = cols
             .iter()
             .map(|c| df.column(c).and_then(|c| c.f64()))
@@ -553,6 +575,8 @@ impl View {
                     per_trans: vals[2].get(i),
                     value: vals[3].get(i),
                     printed: printed.get(i).map(str::to_string),
+                    lo: vals[4].get(i),
+                    hi: vals[5].get(i),
                 });
         }
         Ok(View { map })
@@ -572,6 +596,18 @@ pub struct Cells {
     pub value: Option<f64>,
     /// `printed` column.
     pub printed: Option<String>,
+    /// `lo` column: lower bound of `value` when recomputed from a total.
+    pub lo: Option<f64>,
+    /// `hi` column: upper bound of `value`.
+    pub hi: Option<f64>,
+}
+
+impl Cells {
+    /// The rate to use: Total / elapsed where recomputed (`value`, unit `/s`, Instance Activity
+    /// rows), else `per Second` as printed.
+    pub fn rate(&self) -> Option<f64> {
+        self.value.or(self.per_second)
+    }
 }
 
 /// The model's rows of one source/instance keyed by (section, statistic).
@@ -635,8 +671,11 @@ impl View {
     /// - Instance Activity Stats, IO Profile and IOStat rows: `total`, `per_second` and `per_trans`
     ///   are added; a statistic missing from any instance is unknown in the sum (never a partial
     ///   sum).
+    /// - Instance Activity rates recomputed as Total / elapsed (`value`, `lo`, `hi`) are added
+    ///   when every instance has one; otherwise they are dropped and the printed rates used.
     /// - Wait events: `total` (waits) are added and `value` (average wait, ms) is the
-    ///   waits-weighted mean Σ(waitsᵢ × avgᵢ) / Σ waitsᵢ; the printed text is dropped.
+    ///   waits-weighted mean Σ(waitsᵢ × avgᵢ) / Σ waitsᵢ, `lo` and `hi` likewise (an instance
+    ///   without bounds counts with its value); the printed text is dropped.
     /// - Instance Efficiency percentages are not additive and are left out (recompute hit ratios
     ///   from the summed statistics).
     pub fn sum(views: &[&View]) -> View {
@@ -654,10 +693,16 @@ impl View {
                 let waits = sec == section::FG_WAITS
                     || sec == section::BG_WAITS
                     || sec == section::WAIT_HISTOGRAM;
-                let mut weighted = match (v0.total, v0.value) {
-                    (Some(w), Some(a)) if waits => Some(w * a),
+                let weigh = |c: &Cells, f: fn(&Cells) -> Option<f64>| match (c.total, f(c)) {
+                    (Some(w), Some(a)) => Some(w * a),
                     _ => None,
                 };
+                let lo_or_value: fn(&Cells) -> Option<f64> = |c| c.lo.or(c.value);
+                let hi_or_value: fn(&Cells) -> Option<f64> = |c| c.hi.or(c.value);
+                let mut weighted = if waits { weigh(v0, |c| c.value) } else { None };
+                let mut weighted_lo = if waits { weigh(v0, lo_or_value) } else { None };
+                let mut weighted_hi = if waits { weigh(v0, hi_or_value) } else { None };
+                let mut bounded = v0.lo.is_some();
                 let mut complete = true;
                 for other in rest {
                     let Some(o) = other.get(sec, name) else {
@@ -667,26 +712,41 @@ impl View {
                     acc.total = add(acc.total, o.total);
                     acc.per_second = add(acc.per_second, o.per_second);
                     acc.per_trans = add(acc.per_trans, o.per_trans);
+                    bounded |= o.lo.is_some();
                     if waits {
-                        weighted = match (weighted, o.total, o.value) {
-                            (Some(s), Some(w), Some(a)) => Some(s + w * a),
-                            _ => None,
-                        };
-                    } else if o.printed.is_none() {
-                        acc.printed = None;
+                        weighted = add(weighted, weigh(o, |c| c.value));
+                        weighted_lo = add(weighted_lo, weigh(o, lo_or_value));
+                        weighted_hi = add(weighted_hi, weigh(o, hi_or_value));
+                    } else {
+                        // Recomputed rates (Total / elapsed) add up only when every instance
+                        // has one; otherwise the printed rates are used.
+                        acc.value = add(acc.value, o.value);
+                        acc.lo = add(acc.lo, o.lo);
+                        acc.hi = add(acc.hi, o.hi);
+                        if o.printed.is_none() {
+                            acc.printed = None;
+                        }
                     }
                 }
                 if !complete {
                     continue;
                 }
                 if waits {
-                    acc.value = match (weighted, acc.total) {
+                    let per_wait = |s: Option<f64>| match (s, acc.total) {
                         (Some(s), Some(w)) if w > 0.0 => Some(s / w),
                         _ => None,
                     };
+                    acc.value = per_wait(weighted);
+                    (acc.lo, acc.hi) = if bounded {
+                        (per_wait(weighted_lo), per_wait(weighted_hi))
+                    } else {
+                        (None, None)
+                    };
                     acc.printed = None;
-                } else {
+                } else if sec != section::ACTIVITY || acc.lo.is_none() {
                     acc.value = None;
+                    acc.lo = None;
+                    acc.hi = None;
                 }
                 map.entry(sec.clone())
                     .or_default()

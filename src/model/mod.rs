@@ -6,14 +6,18 @@
 //! - [`series`]: one statistics function (average, p50, p95, p99, max and the peak's sample) for
 //!   the series of databases, hosts and clusters alike.
 //! - [`frames`]: the series of databases and hosts as DataFrames, for `--export`.
+//! - [`precision`]: the values finer than printed (average waits from Total Wait Time / Waits,
+//!   text reports' rates from Total / elapsed) and their bounds, which the model rows carry.
 //!
 //! The rest of the engine sees [`Model`], [`View`], [`DataFrame`] (as an opaque value) and
 //! [`PolarsError`], never polars' API.
 
 mod awr;
 pub mod frames;
+pub mod precision;
 pub mod series;
 
 pub use awr::*;
 pub use polars::error::{PolarsError, PolarsResult};
 pub use polars::frame::DataFrame;
+pub use precision::{decimals_in_ms, half_unit, printed_ms, HTML_RATE_DECIMALS};

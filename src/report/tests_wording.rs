@@ -494,6 +494,7 @@ fn report_card_basis_and_note() {
         measured_by: by.into(),
         event: None,
         waits: None,
+        bounds: None,
     };
     // As printed in the golden report card of a corpus AWR report.
     let b = GradeBasis {
@@ -528,6 +529,7 @@ fn report_card_basis_and_note() {
             measured_by: "single_block_read_ms".into(),
             event: Some("cell single block physical read".into()),
             waits: Some(276_639_951.0),
+            bounds: None,
         },
         p95_ms: Some((0.512, 1.0)),
         log_write: None,

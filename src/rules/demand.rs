@@ -88,6 +88,24 @@ pub struct LatencyEvent {
     pub event: String,
     /// Its waits in the interval (`Waits` of the row whose average is used).
     pub waits: Option<f64>,
+    /// Where the average was recomputed from a total printed coarser than needed (AWR Total
+    /// Wait Time / Waits): the bounds the true average lies in; `None` = as printed.
+    pub bounds: Option<AverageBounds>,
+}
+
+/// The bounds of an average wait recomputed from its total (`crate::metrics::Derivation`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct AverageBounds {
+    /// Lower bound, ms.
+    pub lo_ms: f64,
+    /// Upper bound, ms.
+    pub hi_ms: f64,
+    /// Known only as an upper bound (a total printed as 0): the average is at most `hi_ms`.
+    pub at_most: bool,
+    /// The total the bounds come from: Total Wait Time as printed (seconds) and half a unit
+    /// of its last printed digit (seconds); `None` = from the printed average itself, which
+    /// rounds to 0 (it is below half a unit of its last digit).
+    pub total_wait_s: Option<(f64, f64)>,
 }
 
 /// One term of the required-IOPS formula (TOML spelling in `snake_case`).

@@ -11,6 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::demand::AverageBounds;
 use super::findings::Grade;
 use super::{Demand, RulesError, Tier};
 
@@ -162,6 +163,11 @@ pub struct TestGrade {
     /// The waits the grade rests on (AWR: `Waits` of the event whose average is graded);
     /// `None` when not a wait event or not graded.
     pub waits: Option<f64>,
+    /// The average's bounds, ms, where it was recomputed from a coarsely printed total (AWR
+    /// Total Wait Time / Waits); without a histogram the grade spans the bounds' letters, and
+    /// an average known only as "at most" (a total printed as 0) is `measured_ms` = its bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub average_bounds: Option<AverageBounds>,
     /// Where the 95th percentile lies, `[lo, hi]` ms (`lo ≤ p95 < hi`; `hi` null = no upper
     /// edge), from the report's Wait Event Histogram; `None` when the report prints none.
     #[serde(serialize_with = "range_ser")]
@@ -169,7 +175,8 @@ pub struct TestGrade {
     /// What the measured figures are (worded by the report layer).
     pub basis: GradeBasis,
     /// Letter: of the p95 range when known (`B` or a span `B to D` when the range straddles a
-    /// bound), else of the average (the best the p95 could earn); `None` when not measured.
+    /// bound), else of the average (the best the p95 could earn; a span when the average is
+    /// known only between bounds that straddle a letter's bound); `None` when not measured.
     pub grade: Option<Grade>,
     /// Index of the best letter the measured p95 can have (0 = the first letter); what tiers
     /// are compared with.
@@ -240,6 +247,8 @@ pub enum BasisFigure {
         event: Option<String>,
         /// The waits the average rests on.
         waits: Option<f64>,
+        /// The average's bounds where it was recomputed from a coarsely printed total.
+        bounds: Option<AverageBounds>,
     },
 }
 
@@ -286,8 +295,16 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 .filter(|v| v.is_finite() && *v >= 0.0)
                 .filter(|_| !excluded);
             let p95 = measured_p95(d, &t.measured_by).filter(|_| !excluded);
+            // An average recomputed from a coarsely printed total is known only between bounds
+            // (a total printed as 0: at most its upper bound): graded on both ends.
+            let bounds = d
+                .latency_events
+                .iter()
+                .find(|e| e.measured_by == t.measured_by)
+                .and_then(|e| e.bounds)
+                .filter(|_| ms.is_some() && d.latency_basis.is_none());
             // Letter indexes: the p95 range's ends (the upper edge is exclusive), else the
-            // average's (the best the p95 could be).
+            // average's (the best the p95 could be), or its bounds' ends.
             let (best, worst) = match (p95, ms) {
                 (Some((lo, hi)), _) => {
                     let worst = if hi.is_finite() {
@@ -297,6 +314,11 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                         spec.letters.len()
                     };
                     (Some(spec.index(t, lo)), Some(worst))
+                }
+                (None, Some(_)) if bounds.is_some() => {
+                    let b = bounds.unwrap_or_else(|| unreachable!());
+                    let hi = (b.hi_ms - 1e-9).max(b.lo_ms);
+                    (Some(spec.index(t, b.lo_ms)), Some(spec.index(t, hi)))
                 }
                 (None, Some(v)) => {
                     let i = spec.index(t, v);
@@ -327,6 +349,7 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                     measured_by: t.measured_by.clone(),
                     event: ev.map(|e| e.event.clone()),
                     waits: ev.and_then(|e| e.waits),
+                    bounds,
                 },
             };
             let log_write = match size {
@@ -344,6 +367,7 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 name: t.name.clone(),
                 measured_ms: ms,
                 waits: ev.and_then(|e| e.waits),
+                average_bounds: bounds,
                 p95_range_ms: p95,
                 basis,
                 grade,

@@ -90,7 +90,7 @@ use eval::{Outcome, Values};
 use findings::{Explanation, Infeasible, LatencyKeeper, Lost, LostBecause, Note, RuleNotApplied};
 use sizing::Workload;
 
-pub use demand::{Demand, IopsFormula, IopsTerm, LatencyEvent};
+pub use demand::{AverageBounds, Demand, IopsFormula, IopsTerm, LatencyEvent};
 pub use recommendation::{
     CostBreakdown, FiredRule, HostChoice, HostFit, NotEvaluatedRule, NotFiredRule, OptionNote,
     Options, PlatformRecommendation, Recommendation, TierOption, Unit,

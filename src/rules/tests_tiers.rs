@@ -532,6 +532,7 @@ fn report_card_adds_direct_path_and_smart_scan_with_their_waits() {
             measured_by: "smart_scan_ms".into(),
             event: "cell smart table scan".into(),
             waits: Some(10_656_326.0),
+            bounds: None,
         }],
         ..load(5000.0, 0.8, 8.0)
     };

@@ -173,6 +173,10 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
         source,
         formula,
         raw.info.rate_decimals,
+        raw.info
+            .snapshots
+            .elapsed_min
+            .zip(raw.info.snapshots.elapsed_decimals),
     );
     metrics::exadata::set_db_time(workload.exadata.as_mut(), raw.info.snapshots.db_time_min);
     Ok(ReportFrame {

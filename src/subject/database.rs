@@ -369,6 +369,7 @@ pub(crate) fn database(
                         .map(|&m| infos[m].1.rate_decimals)
                         .min()
                         .unwrap_or(2),
+                    None,
                 );
                 // The instances' DB times add up, as their wait times do.
                 let db_time: Option<f64> =
@@ -684,6 +685,7 @@ pub(crate) fn database(
                         measured_by: m.to_string(),
                         event: f.event.clone()?,
                         waits: f.waits,
+                        bounds: crate::metrics::average_bounds(f),
                     })
                 })
                 .collect(),

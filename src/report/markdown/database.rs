@@ -10,6 +10,7 @@ use sizer_parsers::Format;
 use super::recommendation::{option_summary, write_recommendation};
 use crate::metrics::Figure;
 use crate::report::fmt::{cell_text, figure_text, fmt_num, opt_num, right, table, when};
+use crate::report::wording::precision::{from_cell, value_cell};
 use crate::settings::SizeOn;
 use crate::subject::database::{DatabaseAnalysis, SERIES_FIELDS};
 
@@ -311,11 +312,11 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     for (name, m) in rows {
         let from = match &m.unknown_reason {
             Some(why) => format!("unknown: {why}"),
-            None => m.from.clone(),
+            None => from_cell(m),
         };
         t.add_row(vec![
             Cell::new(name),
-            Cell::new(figure_text(m)),
+            Cell::new(value_cell(m)),
             Cell::new(m.unit),
             Cell::new(cell_text(&from)),
         ]);
@@ -338,11 +339,15 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     .into_iter()
     .chain(optional.into_iter().filter(|(_, m)| m.value.is_some()))
     {
+        let from = match &m.unknown_reason {
+            Some(why) => why.clone(),
+            None => from_cell(m),
+        };
         t.add_row(vec![
             Cell::new(name),
-            Cell::new(figure_text(m)),
+            Cell::new(value_cell(m)),
             Cell::new(m.printed.as_deref().unwrap_or("–")),
-            Cell::new(cell_text(m.unknown_reason.as_deref().unwrap_or(&m.from))),
+            Cell::new(cell_text(&from)),
         ]);
     }
     right(&mut t, &[1, 2]);

@@ -216,7 +216,12 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
             };
             t.add_row(vec![
                 Cell::new(format!("{} (`{}`)", g.name, g.test)),
-                Cell::new(opt_num(g.measured_ms, 2)),
+                Cell::new(match (g.measured_ms, &g.average_bounds) {
+                    (Some(v), Some(b)) if b.at_most => {
+                        crate::report::wording::precision::at_most_text(v, 2)
+                    }
+                    _ => opt_num(g.measured_ms, 2),
+                }),
                 Cell::new(p95),
                 Cell::new(
                     g.grade

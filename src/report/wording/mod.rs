@@ -72,6 +72,7 @@ serialize_as_words!(
 pub(crate) mod cpu;
 mod exadata;
 mod host;
+pub(crate) mod precision;
 mod sizing;
 
 pub(crate) use host::HostLine;
@@ -112,6 +113,7 @@ impl Display for GradeBasis {
                 measured_by,
                 event,
                 waits,
+                bounds,
             } => {
                 let named = match measured_by.as_str() {
                     "single_block_read_ms" => "db file sequential read",
@@ -124,6 +126,9 @@ impl Display for GradeBasis {
                 write!(f, "average '{}' wait", event.as_deref().unwrap_or(named))?;
                 if let Some(n) = waits {
                     write!(f, " over {} waits", fmt_num(*n, 0))?;
+                }
+                if let Some(b) = bounds {
+                    write!(f, "{}", precision::BoundsClause(b, self.p95_ms.is_none()))?;
                 }
             }
         }
