@@ -1090,3 +1090,52 @@ fn number_formatting() {
     assert_eq!(fmt_trim(16000.0), "16,000");
     assert_eq!(fmt_trim(0.0455), "0.0455");
 }
+
+/// Issue 13 item 7: an average known only as a bound (a total printed as 0 s over 40 waits:
+/// under 0.5 s × 1000 / 40 = 12.5 ms) is graded from 0 to the bound, not as a measured 0.0 ms.
+#[test]
+fn an_average_known_only_as_a_bound_is_graded_on_its_bounds() {
+    let rules = builtin();
+    let bounded = |b: Option<AverageBounds>, ms: f64| Demand {
+        required_iops: 100.0,
+        read_iops: 80.0,
+        write_iops: 20.0,
+        single_block_read_ms: Some(ms),
+        latency_events: vec![LatencyEvent {
+            measured_by: "single_block_read_ms".into(),
+            event: "db file sequential read".into(),
+            waits: Some(40.0),
+            bounds: b,
+        }],
+        ..Default::default()
+    };
+    let grade = |d: &Demand| {
+        let card = grade::card(rules.sizing.report_card.as_ref().unwrap(), d);
+        let g = card.tests.iter().find(|t| t.test == "random_read").unwrap();
+        (g.grade.as_ref().unwrap().to_string(), g.best_index)
+    };
+    // random_read bounds 2, 4, … 14 ms: 12.5 ms alone is C- (12 ≤ 12.5 < 14).
+    assert_eq!(grade(&bounded(None, 12.5)), ("C-".to_string(), Some(6)));
+    // At most 12.5 ms: anywhere from A+ (index 0) to C-; tiers are compared with A+.
+    let at_most = AverageBounds {
+        lo_ms: 0.0,
+        hi_ms: 12.5,
+        at_most: true,
+        total_wait_s: Some((0.0, 0.5)),
+    };
+    assert_eq!(
+        grade(&bounded(Some(at_most), 12.5)),
+        ("A+ to C-".to_string(), Some(0))
+    );
+    // 432 s ± 0.5 s over 36,000 waits: 11.986 to 12.014 ms; on random_read (C below 12, C- below 14): C to C-.
+    let close = AverageBounds {
+        lo_ms: 431.5 / 36.0,
+        hi_ms: 432.5 / 36.0,
+        at_most: false,
+        total_wait_s: Some((432.0, 0.5)),
+    };
+    assert_eq!(
+        grade(&bounded(Some(close), 12.0)),
+        ("C to C-".to_string(), Some(5))
+    );
+}

@@ -332,7 +332,13 @@ pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) ->
     // Exadata: no warning; the figures say it (IntervalFigures::exadata: single-block reads
     // from the cell waits, Smart Scan on its own line, the off-Exadata estimate).
     if let (Some(io), Some(m)) = (w.io_profile_total_iops.value, w.measured_iops.value) {
-        let tol = 0.5 * 10f64.powi(-(w.io_profile_total_iops.decimals as i32)) + 0.01;
+        // Measured IOPS recomputed as Total / elapsed (text reports) is known to its bounds.
+        let bounds = w
+            .measured_iops
+            .derived
+            .as_ref()
+            .map_or(0.0, |d| (d.hi - d.lo) / 2.0);
+        let tol = 0.5 * 10f64.powi(-(w.io_profile_total_iops.decimals as i32)) + 0.01 + bounds;
         if (io - m).abs() > tol {
             warnings.push(Warning {
                 id: "io_profile_mismatch".into(),
