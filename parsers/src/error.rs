@@ -61,7 +61,7 @@ pub enum ParseError {
         reason: String,
     },
     /// gzip-compressed data that cannot be decompressed (a corrupt or truncated stream, or more
-    /// than [`crate::input::GUNZIP_LIMIT`] bytes): the file claims to be an input and cannot be
+    /// than the gunzip limit, 4 GiB): the file claims to be an input and cannot be
     /// read, unlike [`ParseError::UnknownFormat`].
     #[error("not a recognised report: {reason}")]
     Gzip {

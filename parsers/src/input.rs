@@ -6,7 +6,7 @@
 //! UTF-8 is used as is (a leading BOM is dropped); anything else is decoded as windows-1252 with
 //! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is decompressed
 //! first (with [`flate2`]); binary sysstat `saDD` files are refused with the `sadf` command to run.
-//! [`open_stream`] hands streaming parsers UTF-16 input already decoded to UTF-8.
+//! [`crate::parse_path_into`] hands streaming parsers UTF-16 input already decoded to UTF-8.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -86,9 +86,8 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ParseError> {
 }
 
 /// Opens a file for streaming line by line: a buffered reader over its bytes, decompressed on
-/// the fly when the file is gzip (so a large log is never held in memory whole), and decoded on
-/// the fly to UTF-8 when it is UTF-16 (with a byte-order mark or [`utf16_without_bom`]), so every
-/// streaming parser reads UTF-16 as [`decode`] does.
+/// the fly when the file is gzip (so a large log is never held in memory whole). UTF-16 input
+/// ([`is_utf16`]) is decoded on the fly by the caller, [`crate::parse_path_into`].
 ///
 /// # Errors
 /// [`ParseError::Io`] naming the path.
@@ -102,22 +101,22 @@ pub fn open_stream(path: &Path) -> Result<Box<dyn std::io::BufRead + Send>, Pars
     let mut magic = [0u8; 2];
     let n = f.read(&mut magic).map_err(io)?;
     let f = std::fs::File::open(path).map_err(io)?;
-    let mut src: Box<dyn std::io::BufRead + Send> = if n == 2 && magic == [0x1F, 0x8B] {
-        Box::new(BufReader::with_capacity(
+    if n == 2 && magic == [0x1F, 0x8B] {
+        Ok(Box::new(BufReader::with_capacity(
             1 << 20,
             flate2::read::MultiGzDecoder::new(BufReader::new(f)),
-        ))
+        )))
     } else {
-        Box::new(BufReader::with_capacity(1 << 20, f))
-    };
-    let head = src.fill_buf().map_err(io)?;
-    if head.starts_with(b"\xFF\xFE")
+        Ok(Box::new(BufReader::with_capacity(1 << 20, f)))
+    }
+}
+
+/// Whether `head`, the first bytes of an input (decompressed), is UTF-16: a byte-order mark in
+/// either order, or [`utf16_without_bom`].
+pub fn is_utf16(head: &[u8]) -> bool {
+    head.starts_with(b"\xFF\xFE")
         || head.starts_with(b"\xFE\xFF")
         || utf16_without_bom(head).is_some()
-    {
-        src = Box::new(crate::sysstat_json::DecodeReader::new(src));
-    }
-    Ok(src)
 }
 
 /// The first `max` bytes of a file's content (decompressed when gzip), decoded like

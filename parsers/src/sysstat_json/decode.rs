@@ -27,7 +27,7 @@ enum Mode {
 }
 
 /// Decoded UTF-8 bytes of a reader (see the module docs). `R` is a borrowed `&mut dyn BufRead`
-/// for the parsers, or an owned reader for [`crate::input::open_stream`].
+/// for the parsers, or an owned reader for [`crate::parse_path_into`].
 pub(crate) struct DecodeReader<R> {
     src: R,
     mode: Mode,
