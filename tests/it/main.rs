@@ -9,6 +9,7 @@ mod exadata;
 mod golden;
 mod hosts;
 mod onprem;
+mod outsafe;
 mod snapshots;
 mod tiers;
 mod virt;
