@@ -497,7 +497,14 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     // Outputs never destroy: refuse, before anything is read, an output that is one of the
     // inputs (including files found inside the directories given, and hard links to them) or
     // another output, or that exists and is not a regular file.
-    let input_paths: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
+    // Standard input is compared as the file behind it (`sizer analyze - < a.html -o a.html`).
+    let input_paths: Vec<PathBuf> = inputs
+        .iter()
+        .map(|i| match i.kind {
+            pipeline::InputKind::Stdin => PathBuf::from("/dev/stdin"),
+            _ => i.path.clone(),
+        })
+        .collect();
     let mut outputs: Vec<(String, PathBuf)> = Vec::new();
     if let Some(o) = &a.output {
         outputs.push(("-o".into(), o.clone()));

@@ -74,12 +74,6 @@ impl OutputError {
             source,
         }
     }
-
-    /// Whether the error is a refusal made before anything was written (a usage error) rather
-    /// than a failure to write.
-    pub fn is_refusal(&self) -> bool {
-        !matches!(self, OutputError::Write { .. })
-    }
 }
 
 /// What identifies a file: its device and inode (Unix), else its canonical path.

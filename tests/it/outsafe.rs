@@ -169,6 +169,23 @@ fn an_existing_output_keeps_its_permissions_and_no_temporary_is_left() {
     let meta = std::fs::metadata(&out).unwrap();
     assert_eq!(meta.permissions().mode() & 0o7777, 0o600);
     assert!(std::fs::read_to_string(&out).unwrap().contains("SIZDEMO"));
+    // A new file gets 0666 less the umask, as File::create makes it (not tempfile's 0600).
+    let o = sizer_in(d.path(), &["analyze", "a.html", "-o", "new.md"]);
+    assert_exit(&o, 0);
+    std::fs::write(d.path().join("probe"), "").unwrap();
+    let want = std::fs::metadata(d.path().join("probe"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o7777;
+    std::fs::remove_file(d.path().join("probe")).unwrap();
+    let got = std::fs::metadata(d.path().join("new.md"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o7777;
+    assert_eq!(got, want, "{got:o} vs {want:o}");
+    std::fs::remove_file(d.path().join("new.md")).unwrap();
     let mut names: Vec<String> = std::fs::read_dir(d.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -243,6 +260,25 @@ fn standard_input_is_read_once_as_dash_or_dev_stdin() {
             .unwrap();
         assert!((req - 3_150.22).abs() < 0.005, "{name}: {req}");
     }
+    // Standard input redirected from a file is that file: -o naming it is refused.
+    let d = tmp();
+    let input = copy_19c(d.path(), "a.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_sizer"))
+        .args(["analyze", "-", "-o", "a.html"])
+        .current_dir(d.path())
+        .stdin(std::fs::File::open(&input).unwrap())
+        .output()
+        .unwrap();
+    assert_exit(&o, 2);
+    assert!(
+        stderr(&o).contains("is one of the inputs"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        std::fs::read(root().join(GOOD_19C)).unwrap()
+    );
     // An OS log on stdin too: iostat's second report, 200 + 100 + 10 = 310 IOPS.
     let bytes = std::fs::read(root().join(IOSTAT)).unwrap();
     let o = sizer_stdin(&["analyze", "--format", "json", "-"], &bytes);
