@@ -73,6 +73,9 @@ pub enum ReadError {
         /// `FIFO`, `character device`, `block device`, `socket` or `directory`.
         kind: &'static str,
     },
+    /// A file named `*.gz` that is not gzip data and is no report either (a corrupt download).
+    #[error("named .gz but not gzip data (it does not start with 1f 8b): {0}")]
+    NotGzip(Box<ReadError>),
     /// A symbolic link found in a scanned directory, not followed without `-L`/`--follow`.
     #[error("a symbolic link, not followed (pass -L/--follow to follow links in directories)")]
     Link,
@@ -96,7 +99,7 @@ pub const REPORT_ENDINGS: &[&str] = &[
 
 /// A file named `*.gz` whose content does not start with the gzip magic bytes (`1f 8b`): a
 /// corrupt compressed file, not some other file.
-fn is_fake_gzip(path: &Path) -> bool {
+pub(crate) fn is_fake_gzip(path: &Path) -> bool {
     use std::io::Read as _;
     let named = path
         .file_name()
@@ -132,13 +135,13 @@ impl ReadError {
     /// Whether this error, for a file found in a directory, is a failure rather than a skip: a
     /// broken report ([`Self::is_broken_report`]), or a file that looks like a report (its name,
     /// [`REPORT_ENDINGS`], or gzip content) but cannot be read at all: an I/O error, a corrupt
-    /// or oversized gzip stream (or a `.gz` that is not gzip), an empty file, binary content. A readable text that is no
+    /// or oversized gzip stream ([`ReadError::NotGzip`] too), an empty file, binary content. A readable text that is no
     /// report (a README, an unrelated CSV) is still skipped.
     pub fn fails_in_directory(&self, path: &Path) -> bool {
         if self.is_broken_report() || matches!(self, ReadError::Parse(ParseError::Gzip { .. })) {
             return true;
         }
-        if is_fake_gzip(path) {
+        if matches!(self, ReadError::NotGzip(_)) {
             return true;
         }
         looks_like_report(path)

@@ -217,7 +217,14 @@ fn read_one(inp: &Input, devices: &crate::settings::DeviceSettings) -> Result<Re
         InputKind::Stdin => read_stdin(&inp.path.display().to_string(), devices),
         InputKind::File => {
             check_regular(&inp.path)?;
-            Ok(read_input(&inp.path, devices)?)
+            read_input(&inp.path, devices).map_err(|e| {
+                let e = ReadError::from(e);
+                if crate::ingest::is_fake_gzip(&inp.path) {
+                    ReadError::NotGzip(Box::new(e))
+                } else {
+                    e
+                }
+            })
         }
     }
 }

@@ -324,6 +324,17 @@ fn a_fifo_and_dev_zero_are_refused_at_once() {
             stderr(&o)
         );
     }
+    // Found in a directory, a FIFO is skipped unopened and the report beside it is read.
+    copy_19c(d.path(), "good.html");
+    let o = sizer_in(d.path(), &["analyze", "--format", "json", "."]);
+    assert_exit(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["reports"][0]["database"]["db_name"], "SIZDEMO");
+    assert_eq!(v["skipped"][0]["file"], "./f.txt");
+    assert!(v["skipped"][0]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("not a regular file (FIFO)"));
 }
 
 // ---- Exits and messages ----
