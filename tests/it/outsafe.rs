@@ -496,6 +496,19 @@ fn control_characters_in_file_names_are_escaped_on_the_terminal() {
     assert!(md.contains(r"evil\u{1b}[2J\u{7}\rname.html"), "{md}");
     assert!(stderr(&o).contains(r"bad\u{1b}]0;x\u{7}.html: the file is empty"));
     assert!(stderr(&o).contains(r"nl\nname.html: the file is empty"));
+    // A host name from a log's banner: escaped in the Markdown too.
+    let log = std::fs::read_to_string(root().join(IOSTAT))
+        .unwrap()
+        .replace("(db01.example.com)", "(db01\u{7}\u{9b}.example.com)");
+    std::fs::write(d.path().join("io.txt"), log).unwrap();
+    let o = sizer_in(d.path(), &["analyze", "io.txt"]);
+    assert_exit(&o, 0);
+    assert!(!stdout(&o).contains(['\u{7}', '\u{9b}']));
+    assert!(
+        stdout(&o).contains(r"db01\u{7}\u{9b}.example.com"),
+        "{}",
+        stdout(&o)
+    );
     // JSON keeps the name as it is (serde escapes it as JSON does).
     let o = sizer_in(d.path(), &["analyze", "--format", "json", name]);
     assert_exit(&o, 0);
