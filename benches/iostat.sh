@@ -108,15 +108,15 @@ if [ "${BUILD_SIZER:-0}" = 1 ]; then
 fi
 if [ ! -x "$sizer" ]; then
   echo "sizer: no binary at $sizer (build it with BUILD_SIZER=1 or set SIZER_BIN); skipped" >&2
-elif ! "$sizer" analyze "$(slice "${slices%% *}")" -f json -o /dev/null > /dev/null 2> "$dir/stderr"; then
+elif ! "$sizer" analyze "$(slice "${slices%% *}")" -f json > /dev/null 2> "$dir/stderr"; then
   echo "sizer: cannot analyze iostat logs yet ($(head -c 300 "$dir/stderr")); skipped" >&2
 else
   for mb in $slices; do
     s=$(slice "$mb")
-    measure "sizer analyze -f json" "$s" "$runs" "$sizer" analyze "$s" -f json -o /dev/null || true
+    measure "sizer analyze -f json" "$s" "$runs" "$sizer" analyze "$s" -f json || true
   done
   if [ "${SIZER_FULL:-1}" != 0 ]; then
-    measure "sizer analyze -f json" "$log" "${SIZER_RUNS:-$runs}" "$sizer" analyze "$log" -f json -o /dev/null || true
+    measure "sizer analyze -f json" "$log" "${SIZER_RUNS:-$runs}" "$sizer" analyze "$log" -f json || true
   fi
 fi
 

@@ -56,17 +56,64 @@ pub fn write(run: &Run, path: &Path) -> Result<Vec<PathBuf>, ExportError> {
         let hosts_path = if run.databases.is_empty() {
             path.to_path_buf()
         } else {
-            let stem = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .unwrap_or("export");
-            let ext = path.extension().and_then(|s| s.to_str()).unwrap_or("csv");
-            path.with_file_name(format!("{stem}.hosts.{ext}"))
+            hosts_path(path)
         };
         write_frame(&run.host_series, &hosts_path)?;
         written.push(hosts_path);
     }
     Ok(written)
+}
+
+/// The text a CSV cell holds: a text value that begins with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return is prefixed with `'`, so a spreadsheet opening the export shows it as text
+/// instead of running it as a formula (OWASP's "CSV injection" advice). File, host, database
+/// and statistic names come from the user's files. Only text columns are touched: numbers,
+/// negative ones included, are numbers, written as they are.
+pub fn neutralise_cell(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        std::borrow::Cow::Owned(format!("'{s}"))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+/// `df` with every text cell neutralised ([`neutralise_cell`]).
+fn neutralise_formulas(df: &DataFrame) -> PolarsResult<DataFrame> {
+    let mut out = df.clone();
+    for col in df.columns() {
+        if col.dtype() != &DataType::String {
+            continue;
+        }
+        let ca = col.str()?;
+        if !ca
+            .iter()
+            .flatten()
+            .any(|v| matches!(neutralise_cell(v), std::borrow::Cow::Owned(_)))
+        {
+            continue;
+        }
+        let safe: StringChunked = ca
+            .iter()
+            .map(|v| v.map(|v| neutralise_cell(v).into_owned()))
+            .collect();
+        out.with_column(safe.with_name(col.name().clone()).into_column())?;
+    }
+    Ok(out)
+}
+
+/// The name of the host series beside `path` when the run has AWR reports too:
+/// `<stem>.hosts.<ext>` (`fleet.csv` → `fleet.hosts.csv`). The CLI checks it against the inputs
+/// before the run, as it checks `path`.
+pub fn hosts_path(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "export".into());
+    let ext = path
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "csv".into());
+    path.with_file_name(format!("{stem}.hosts.{ext}"))
 }
 
 /// Writes one frame atomically as Parquet or CSV, by the path's extension.
@@ -80,9 +127,11 @@ fn write_frame(df: &DataFrame, path: &Path) -> Result<(), ExportError> {
     let mut bytes: Vec<u8> = Vec::new();
     let result = match ext.as_str() {
         "parquet" => ParquetWriter::new(&mut bytes).finish(&mut df).map(|_| ()),
-        "csv" => CsvWriter::new(&mut bytes)
-            .include_header(true)
-            .finish(&mut df),
+        "csv" => neutralise_formulas(&df).and_then(|mut df| {
+            CsvWriter::new(&mut bytes)
+                .include_header(true)
+                .finish(&mut df)
+        }),
         other => {
             return Err(ExportError::UnknownExtension {
                 path: path.to_path_buf(),
@@ -95,4 +144,42 @@ fn write_frame(df: &DataFrame, path: &Path) -> Result<(), ExportError> {
         source,
     })?;
     Ok(crate::output::write_atomic(path, &bytes)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_cells_that_start_like_formulas_are_neutralised_and_numbers_are_not() {
+        assert_eq!(neutralise_cell("=1+1"), "'=1+1");
+        assert_eq!(neutralise_cell("+cmd"), "'+cmd");
+        assert_eq!(neutralise_cell("-2"), "'-2");
+        assert_eq!(neutralise_cell("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(neutralise_cell("\tx"), "'\tx");
+        assert_eq!(neutralise_cell("db01"), "db01");
+        let df = df!(
+            "source" => ["=HYPERLINK(\"x\")", "a.html"],
+            "value" => [-1.5f64, 2.0],
+        )
+        .unwrap();
+        let safe = neutralise_formulas(&df).unwrap();
+        let src: Vec<Option<&str>> = safe
+            .column("source")
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .collect();
+        assert_eq!(src, [Some("'=HYPERLINK(\"x\")"), Some("a.html")]);
+        // A negative number stays a number.
+        let v: Vec<Option<f64>> = safe
+            .column("value")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .iter()
+            .collect();
+        assert_eq!(v, [Some(-1.5), Some(2.0)]);
+    }
 }

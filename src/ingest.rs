@@ -66,6 +66,58 @@ pub enum ReadError {
     /// A directory (or an entry of it) could not be read while looking for inputs.
     #[error("cannot read the directory: {0}")]
     Directory(#[from] walkdir::Error),
+    /// The path is not a regular file (a FIFO, a device, a socket): refused before it is opened,
+    /// since reading it could block forever (a FIFO) or never end (`/dev/zero`).
+    #[error("not a regular file ({kind}): sizer reads regular files, and `-` for standard input")]
+    NotRegular {
+        /// `FIFO`, `character device`, `block device`, `socket` or `directory`.
+        kind: &'static str,
+    },
+    /// A file named `*.gz` that is not gzip data and is no report either (a corrupt download).
+    #[error("named .gz but not gzip data (it does not start with 1f 8b): {0}")]
+    NotGzip(Box<ReadError>),
+    /// A symbolic link found in a scanned directory, not followed without `-L`/`--follow`.
+    #[error("a symbolic link, not followed (pass -L/--follow to follow links in directories)")]
+    Link,
+    /// Standard input (`-`) holds more than [`STDIN_LIMIT`] bytes.
+    #[error("standard input holds more than {} GiB: save it to a file and pass the file", STDIN_LIMIT >> 30)]
+    StdinTooLarge,
+}
+
+/// Largest standard input read (`-` is read into memory once, so its format can be detected and
+/// it can be parsed without a second read): 4 GiB, as [`sizer_parsers::input::GUNZIP_LIMIT`].
+pub const STDIN_LIMIT: u64 = sizer_parsers::input::GUNZIP_LIMIT;
+
+/// Name endings of the files a directory scan treats as meant to be inputs: `.html`, `.htm`,
+/// `.txt`, `.lst`, `.log`, `.out`, `.dat`, `.nmon`, `.csv`, `.json`, `.xml`, each optionally
+/// followed by `.gz`, and any `.gz`. Such a file that cannot be read as text is a failure, not a
+/// skip ([`ReadError::fails_in_directory`]).
+pub const REPORT_ENDINGS: &[&str] = &[
+    ".html", ".htm", ".txt", ".lst", ".log", ".out", ".dat", ".nmon", ".csv", ".json", ".xml",
+    ".gz",
+];
+
+/// A file named `*.gz` whose content does not start with the gzip magic bytes (`1f 8b`): a
+/// corrupt compressed file, not some other file.
+pub(crate) fn is_fake_gzip(path: &Path) -> bool {
+    use std::io::Read as _;
+    let named = path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().to_ascii_lowercase().ends_with(".gz"));
+    let mut magic = [0u8; 2];
+    named
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .map_or(true, |()| magic != [0x1F, 0x8B])
+}
+
+/// The path names a file meant to be an input (see [`REPORT_ENDINGS`]).
+fn looks_like_report(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    REPORT_ENDINGS.iter().any(|e| name.ends_with(e))
 }
 
 impl ReadError {
@@ -79,6 +131,77 @@ impl ReadError {
                 | ReadError::Model(_)
         )
     }
+
+    /// Whether this error, for a file found in a directory, is a failure rather than a skip: a
+    /// broken report ([`Self::is_broken_report`]), or a file that looks like a report (its name,
+    /// [`REPORT_ENDINGS`], or gzip content) but cannot be read at all: an I/O error, a corrupt
+    /// or oversized gzip stream ([`ReadError::NotGzip`] too), an empty file, binary content. A readable text that is no
+    /// report (a README, an unrelated CSV) is still skipped.
+    pub fn fails_in_directory(&self, path: &Path) -> bool {
+        if self.is_broken_report() || matches!(self, ReadError::Parse(ParseError::Gzip { .. })) {
+            return true;
+        }
+        if matches!(self, ReadError::NotGzip(_)) {
+            return true;
+        }
+        looks_like_report(path)
+            && matches!(
+                self,
+                ReadError::Parse(
+                    ParseError::Io { .. } | ParseError::Empty | ParseError::Binary { .. }
+                )
+            )
+    }
+}
+
+/// Refuses a path that is not a regular file (after following links), before anything opens it.
+///
+/// # Errors
+/// [`ReadError::NotRegular`], or the parser's [`ParseError::Io`] when the path cannot be
+/// looked at (missing, no permission).
+pub fn check_regular(path: &Path) -> Result<(), ReadError> {
+    let meta = std::fs::metadata(path).map_err(|source| ParseError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    match crate::output::special_kind(&meta) {
+        None => Ok(()),
+        Some(kind) => Err(ReadError::NotRegular { kind }),
+    }
+}
+
+/// Reads standard input once, whole (at most [`STDIN_LIMIT`] bytes), and parses it from memory
+/// like a file ([`sizer_parsers::parse_bytes_into`]): its format is detected from the bytes
+/// held, so nothing reads it twice. `name` is how it is shown (`-`).
+///
+/// # Errors
+/// [`ReadError::StdinTooLarge`]; the parser's [`ParseError`] (`Io` when reading fails).
+pub fn read_stdin(name: &str, settings: &DeviceSettings) -> Result<Read, ReadError> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(STDIN_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| ParseError::Io {
+            path: name.into(),
+            source,
+        })?;
+    if bytes.len() as u64 > STDIN_LIMIT {
+        return Err(ReadError::StdinTooLarge);
+    }
+    let mut sink = ReadSink {
+        file: name.to_string(),
+        selection: &settings.selection,
+        host: None,
+        read: None,
+    };
+    let parse = ParseSettings {
+        first_report_since_boot: !settings.iostat_y,
+        keep_values: false,
+    };
+    sizer_parsers::parse_bytes_into(&bytes, &parse, &mut sink)?;
+    Ok(sink.into_read()?)
 }
 
 /// Reads one file, detecting its format from its content, through [`sizer_parsers::parse_path_into`]

@@ -93,6 +93,12 @@ struct AnalyzeArgs {
     #[arg(long)]
     strict: bool,
 
+    /// Follow symbolic links found inside the directories given (as fd and ripgrep). Without
+    /// it such links are skipped and listed; links named on the command line are always
+    /// followed.
+    #[arg(short = 'L', long)]
+    follow: bool,
+
     /// Worker threads for reading reports [default: all cores].
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
@@ -108,8 +114,10 @@ struct AnalyzeArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
     format: OutputFormat,
 
-    /// Write the output to FILE (atomically: a temporary file renamed into place) instead of
-    /// stdout; `-` means stdout. FILE may not be one of the inputs.
+    /// Write the output to FILE (atomically: a temporary file created beside it, then renamed
+    /// into place; an existing FILE keeps its permissions) instead of stdout; `-` means stdout.
+    /// FILE may not be one of the inputs (same file, hard links too), the --export file, or an
+    /// existing device, FIFO or directory.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -299,6 +307,45 @@ fn names(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
+/// The subjects that have no recommendation: (name, files, reason).
+fn not_sized(run: &pipeline::Run) -> Vec<(String, Vec<String>, String)> {
+    let reason = |w: &[sizer::warning::Warning]| {
+        w.iter()
+            .find(|w| w.id == "cannot_size")
+            .map(|w| w.message.clone())
+            .unwrap_or_else(|| "no sizing figure".into())
+    };
+    let dbs = run
+        .databases
+        .iter()
+        .filter(|d| d.recommendation.is_none())
+        .map(|d| (d.key.clone(), d.sources.clone(), reason(&d.warnings)));
+    let hosts = run
+        .hosts
+        .iter()
+        .filter(|h| h.recommendation.is_none())
+        .map(|h| {
+            let files = h.sources.iter().map(|s| s.file.clone()).collect();
+            (h.host.clone(), files, reason(&h.warnings))
+        });
+    let virt = run
+        .virtual_
+        .iter()
+        .filter(|v| v.recommendation.is_none())
+        .map(|v| {
+            let files = v.sources.iter().map(|(f, _)| f.clone()).collect();
+            (v.name.clone(), files, reason(&v.warnings))
+        });
+    dbs.chain(hosts).chain(virt).collect()
+}
+
+/// A name or message as printed on the terminal: control characters escaped
+/// ([`report::escape_controls`]), so a file or host name cannot move the cursor or rewrite what
+/// was printed.
+fn term(s: &str) -> std::borrow::Cow<'_, str> {
+    report::escape_controls(s)
+}
+
 /// The exit status: one place for its meaning (as fd's `exit_codes.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Exit {
@@ -442,27 +489,33 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         progress: std::io::stderr().is_terminal(),
         ..settings
     };
-    let (inputs, failures) = pipeline::discover(&a.files);
+    let (inputs, failures) = pipeline::discover_with(&a.files, a.follow);
     if inputs.is_empty() && failures.is_empty() {
-        eprintln!("sizer: no files found in {}", names(&a.files));
+        eprintln!("sizer: no files found in {}", term(&names(&a.files)));
         return Exit::Failure;
     }
-    // Inputs are never modified: refuse an output path that names one of them, including files
-    // found inside the directories given.
-    let input_paths: std::collections::HashSet<PathBuf> = inputs
+    // Outputs never destroy: refuse, before anything is read, an output that is one of the
+    // inputs (including files found inside the directories given, and hard links to them) or
+    // another output, or that exists and is not a regular file.
+    // Standard input is compared as the file behind it (`sizer analyze - < a.html -o a.html`).
+    let input_paths: Vec<PathBuf> = inputs
         .iter()
-        .map(|i| std::fs::canonicalize(&i.path).unwrap_or_else(|_| i.path.clone()))
+        .map(|i| match i.kind {
+            pipeline::InputKind::Stdin => PathBuf::from("/dev/stdin"),
+            _ => i.path.clone(),
+        })
         .collect();
-    for (flag, out) in [("-o", &a.output), ("--export", &a.export)] {
-        let Some(out) = out else { continue };
-        let canon = std::fs::canonicalize(out).unwrap_or_else(|_| out.clone());
-        if input_paths.contains(&canon) {
-            eprintln!(
-                "sizer: {flag} {} is one of the inputs; refusing to overwrite it",
-                out.display()
-            );
-            return Exit::Usage;
-        }
+    let mut outputs: Vec<(String, PathBuf)> = Vec::new();
+    if let Some(o) = &a.output {
+        outputs.push(("-o".into(), o.clone()));
+    }
+    if let Some(e) = &a.export {
+        outputs.push(("--export".into(), e.clone()));
+        outputs.push(("--export (host series)".into(), export::hosts_path(e)));
+    }
+    if let Err(e) = output::check_outputs(&input_paths, &outputs) {
+        eprintln!("sizer: {}", term(&e.to_string()));
+        return Exit::Usage;
     }
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
@@ -482,7 +535,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         }
     };
     for f in &run.failures {
-        eprintln!("sizer: {}: {}", f.file, f.error);
+        eprintln!("sizer: {}: {}", term(&f.file), term(&f.error));
     }
     if !run.skipped.is_empty() {
         eprintln!(
@@ -494,9 +547,12 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         match &a.output {
             Some(out) => {
                 for f in &run.skipped {
-                    eprintln!("sizer: {}: skipped: {}", f.file, f.reason);
+                    eprintln!("sizer: {}: skipped: {}", term(&f.file), term(&f.reason));
                 }
-                eprintln!("sizer: nothing analysed; {} not written", out.display());
+                eprintln!(
+                    "sizer: nothing analysed; {} not written",
+                    term(&out.display().to_string())
+                );
             }
             // stdout still gets the lists of what was skipped or failed, and scripts a JSON
             // document with every input under `failed`/`skipped`.
@@ -535,46 +591,44 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         }
     };
     if let Err(e) = written {
-        eprintln!("sizer: {e}");
+        eprintln!("sizer: {}", term(&e.to_string()));
         return Exit::Failure;
     }
     if let Some(path) = &a.output {
-        eprintln!("sizer: wrote {}", path.display());
+        eprintln!("sizer: wrote {}", term(&path.display().to_string()));
     }
     // The export follows the report, so a report that cannot be written leaves no export either.
     if let Some(path) = &a.export {
         match export::write(&run, path) {
             Ok(paths) => {
                 for p in paths {
-                    eprintln!("sizer: wrote {}", p.display());
+                    eprintln!("sizer: wrote {}", term(&p.display().to_string()));
                 }
             }
             Err(e) => {
-                eprintln!("sizer: {e}");
+                eprintln!("sizer: {}", term(&e.to_string()));
                 return Exit::Failure;
             }
         }
     }
-    let not_sized: Vec<&str> = run
-        .databases
-        .iter()
-        .filter(|d| d.recommendation.is_none())
-        .map(|d| d.key.as_str())
-        .chain(
-            run.hosts
-                .iter()
-                .filter(|h| h.recommendation.is_none())
-                .map(|h| h.host.as_str()),
-        )
-        .chain(
-            run.virtual_
-                .iter()
-                .filter(|v| v.recommendation.is_none())
-                .map(|v| v.name.as_str()),
-        )
-        .collect();
+    // Each subject that could not be sized: its name, its files and the reason (the subject's
+    // `cannot_size` warning), one line each.
+    let not_sized = not_sized(&run);
+    for (name, files, reason) in &not_sized {
+        // A subject named after its one file (a vSAN export without an origin) is not named
+        // twice.
+        let files = match files.as_slice() {
+            [f] if name.contains(f.as_str()) => String::new(),
+            _ => format!(" ({})", files.join(", ")),
+        };
+        eprintln!(
+            "sizer: could not size {}{}: {}",
+            term(name),
+            term(&files),
+            term(reason)
+        );
+    }
     if !not_sized.is_empty() {
-        eprintln!("sizer: could not size {}", not_sized.join(", "));
         return Exit::Failure;
     }
     let strict_failure = a.strict && !run.skipped.is_empty();

@@ -1,9 +1,19 @@
-//! Output files are written atomically: a temporary file in the same directory, synced, then
-//! renamed over the target. A failure (or a drop before [`AtomicFile::commit`]) leaves no partial
-//! file behind. Reports are rendered straight into the temporary file, so a fleet's output is
-//! never held in memory as a whole.
+//! Output files never destroy: they are written atomically, and only where nothing is lost.
+//!
+//! - [`check_outputs`] refuses, before anything is read, an output path that is one of the inputs
+//!   or another output, by identity (same device and inode, so hard links and other spellings of
+//!   the same file count), or by name for files not created yet; and an existing output that is
+//!   not a regular file (a device node, a FIFO: `-o /dev/full` must not replace `/dev/full`).
+//!   Standard output is `-`.
+//! - [`AtomicFile`] writes into a temporary file created securely in the target's directory
+//!   (the `tempfile` crate: a random name opened with `O_CREAT | O_EXCL`, so a planted symbolic
+//!   link is never followed), syncs it and renames it over the target. A failure, or a drop
+//!   before [`AtomicFile::commit`], removes the temporary file. An existing target keeps its
+//!   permission bits (a 0600 file stays 0600); a new one gets the usual `0666 & !umask`.
+//!
+//! Reports are rendered straight into the temporary file, so a fleet's output is never held in
+//! memory as a whole.
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -23,6 +33,38 @@ pub enum OutputError {
         #[source]
         source: io::Error,
     },
+    /// The output exists and is not a regular file.
+    #[error("{flag} {}: exists and is not a regular file ({kind}); refusing to replace it (use `-` for standard output)", path.display())]
+    NotRegular {
+        /// The option that named it (`-o`, `--export`).
+        flag: String,
+        /// The path.
+        path: PathBuf,
+        /// `FIFO`, `character device`, `directory`, ….
+        kind: &'static str,
+    },
+    /// The output is one of the inputs.
+    #[error("{flag} {} is one of the inputs ({}); refusing to overwrite it", path.display(), input.display())]
+    IsAnInput {
+        /// The option that named it (`-o`, `--export`, or the derived export name).
+        flag: String,
+        /// The output path.
+        path: PathBuf,
+        /// The input it is.
+        input: PathBuf,
+    },
+    /// Two outputs are the same file.
+    #[error("{flag} {} and {other_flag} {} are the same file; one would overwrite the other", path.display(), other.display())]
+    SameFile {
+        /// The first option.
+        flag: String,
+        /// Its path.
+        path: PathBuf,
+        /// The second option.
+        other_flag: String,
+        /// Its path.
+        other: PathBuf,
+    },
 }
 
 impl OutputError {
@@ -34,20 +76,138 @@ impl OutputError {
     }
 }
 
+/// What identifies a file: its device and inode (Unix), else its canonical path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FileId {
+    /// Device and inode of an existing file.
+    Inode(u64, u64),
+    /// A path (canonical directory and file name) for a file that does not exist yet.
+    Path(PathBuf),
+}
+
+/// The identity of an existing file (following links), or `None` when it cannot be looked at.
+pub fn file_id(path: &Path) -> Option<FileId> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some(FileId::Inode(meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        std::fs::canonicalize(path).ok().map(FileId::Path)
+    }
+}
+
+/// The identity an output will have: the existing file's, or its directory made canonical plus
+/// its name (so `out.csv` and `./out.csv` are the same file before either exists).
+fn output_id(path: &Path) -> FileId {
+    if let Some(id) = file_id(path) {
+        return id;
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+    FileId::Path(match path.file_name() {
+        Some(n) => dir.join(n),
+        None => dir,
+    })
+}
+
+/// What kind of special file `meta` is (`FIFO`, `character device`, `block device`, `socket`,
+/// `directory`); `None` for a regular file.
+pub fn special_kind(meta: &std::fs::Metadata) -> Option<&'static str> {
+    let t = meta.file_type();
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("FIFO");
+        }
+        if t.is_char_device() {
+            return Some("character device");
+        }
+        if t.is_block_device() {
+            return Some("block device");
+        }
+        if t.is_socket() {
+            return Some("socket");
+        }
+    }
+    Some("special file")
+}
+
+/// Checks the outputs (`(flag, path)`: `-o`, `--export` and every name derived from them)
+/// against the inputs and against each other, before anything is read or written.
+///
+/// # Errors
+/// [`OutputError::NotRegular`] for an existing output that is not a regular file;
+/// [`OutputError::IsAnInput`] for an output that is an input (same device and inode);
+/// [`OutputError::SameFile`] for two outputs that are the same file.
+pub fn check_outputs(inputs: &[PathBuf], outputs: &[(String, PathBuf)]) -> Result<(), OutputError> {
+    let mut ids: Vec<(FileId, &PathBuf)> = Vec::new();
+    for p in inputs {
+        if let Some(id) = file_id(p) {
+            ids.push((id, p));
+        }
+    }
+    let input_ids: std::collections::HashMap<FileId, &PathBuf> = ids.into_iter().collect();
+    let mut seen: Vec<(FileId, &str, &PathBuf)> = Vec::new();
+    for (flag, path) in outputs {
+        if let Ok(meta) = std::fs::metadata(path) {
+            if let Some(kind) = special_kind(&meta) {
+                return Err(OutputError::NotRegular {
+                    flag: flag.clone(),
+                    path: path.clone(),
+                    kind,
+                });
+            }
+        }
+        let id = output_id(path);
+        if let Some(input) = input_ids.get(&id) {
+            return Err(OutputError::IsAnInput {
+                flag: flag.clone(),
+                path: path.clone(),
+                input: (*input).clone(),
+            });
+        }
+        if let Some((_, f, p)) = seen.iter().find(|(i, _, _)| *i == id) {
+            return Err(OutputError::SameFile {
+                flag: (*f).to_string(),
+                path: (*p).clone(),
+                other_flag: flag.clone(),
+                other: path.clone(),
+            });
+        }
+        seen.push((id, flag, path));
+    }
+    Ok(())
+}
+
 /// A file being written under a temporary name beside its target.
 #[derive(Debug)]
 pub struct AtomicFile {
     target: PathBuf,
-    tmp: PathBuf,
-    out: Option<BufWriter<File>>,
+    /// The temporary file (removed when dropped unless persisted).
+    tmp: Option<BufWriter<tempfile::NamedTempFile>>,
 }
 
 impl AtomicFile {
-    /// Creates the temporary file `.NAME.tmp-PID` in the target's directory.
+    /// Creates a temporary file `.NAME.XXXXXX.tmp` (random, created exclusively) in the target's
+    /// directory, with the target's permission bits when it exists.
     ///
     /// # Errors
-    /// [`OutputError::NotAFileName`], or [`OutputError::Write`] when the temporary file cannot be
-    /// created.
+    /// [`OutputError::NotAFileName`]; [`OutputError::NotRegular`] when the target exists and is
+    /// not a regular file; [`OutputError::Write`] when the temporary file cannot be created.
     pub fn create(target: &Path) -> Result<AtomicFile, OutputError> {
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -56,22 +216,46 @@ impl AtomicFile {
         let name = target
             .file_name()
             .ok_or_else(|| OutputError::NotAFileName(target.to_path_buf()))?;
-        let tmp = dir.join(format!(
-            ".{}.tmp-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        let f = File::create(&tmp).map_err(|e| OutputError::write(target, e))?;
+        let existing = match std::fs::metadata(target) {
+            Ok(meta) => {
+                if let Some(kind) = special_kind(&meta) {
+                    return Err(OutputError::NotRegular {
+                        flag: "output".into(),
+                        path: target.to_path_buf(),
+                        kind,
+                    });
+                }
+                Some(meta.permissions())
+            }
+            Err(_) => None,
+        };
+        let prefix = format!(".{}.", name.to_string_lossy());
+        let mut b = tempfile::Builder::new();
+        b.prefix(&prefix).suffix(".tmp");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // A new file as File::create makes it (0666 less the umask); the exact bits of an
+            // existing one are set below.
+            b.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let tmp = b
+            .tempfile_in(&dir)
+            .map_err(|e| OutputError::write(target, e))?;
+        if let Some(perm) = existing {
+            tmp.as_file()
+                .set_permissions(perm)
+                .map_err(|e| OutputError::write(target, e))?;
+        }
         Ok(AtomicFile {
             target: target.to_path_buf(),
-            tmp,
-            out: Some(BufWriter::new(f)),
+            tmp: Some(BufWriter::new(tmp)),
         })
     }
 
     /// The writer to render into.
     pub fn writer(&mut self) -> &mut dyn Write {
-        self.out.as_mut().expect("writer used after commit")
+        self.tmp.as_mut().expect("writer used after commit")
     }
 
     /// Flushes, syncs and renames the temporary file over the target.
@@ -79,21 +263,17 @@ impl AtomicFile {
     /// # Errors
     /// [`OutputError::Write`] naming the target; the temporary file is removed.
     pub fn commit(mut self) -> Result<(), OutputError> {
-        let out = self.out.take().expect("commit called once");
-        let r = out
+        let out = self.tmp.take().expect("commit called once");
+        let tmp = out
             .into_inner()
-            .map_err(|e| e.into_error())
-            .and_then(|f| f.sync_all())
-            .and_then(|_| std::fs::rename(&self.tmp, &self.target));
-        r.map_err(|e| OutputError::write(&self.target, e))
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        // Not committed (or the rename failed): leave nothing behind.
-        self.out.take();
-        let _ = std::fs::remove_file(&self.tmp);
+            .map_err(|e| OutputError::write(&self.target, e.into_error()))?;
+        tmp.as_file()
+            .sync_all()
+            .map_err(|e| OutputError::write(&self.target, e))?;
+        // On failure the PersistError holds the temporary file, removed as it is dropped.
+        tmp.persist(&self.target)
+            .map(|_| ())
+            .map_err(|e| OutputError::write(&self.target, e.error))
     }
 }
 

@@ -2,7 +2,11 @@
 //!
 //! 1. [`discover`] expands directories recursively; every file is tried and its format detected
 //!    from its content. A file named on the command line that cannot be read is a [`Failure`];
-//!    a file found inside a directory that is not a report is [`Skipped`] with the reason.
+//!    a file found inside a directory that is not a report is [`Skipped`] with the reason, unless
+//!    it looks like a report and cannot be read at all (a corrupt `.gz`, an empty `.html`:
+//!    [`ReadError::fails_in_directory`]). Symbolic links inside directories are not followed
+//!    unless asked ([`discover_with`]); paths that are not regular files are refused before they
+//!    are opened; `-` is standard input, read once.
 //! 2. Files are read in parallel (rayon), a bounded batch at a time, by
 //!    [`crate::ingest::read_input`]: each worker reduces its file at once (a report to its model
 //!    rows and a summary, an OS disk log to its host series, an export to its entity series), so
@@ -25,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::RunError;
-use crate::ingest::{read_input, Read, ReadError};
+use crate::ingest::{check_regular, read_input, read_stdin, Read, ReadError};
 use crate::model::{DataFrame, Model};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
@@ -106,32 +110,84 @@ pub struct Input {
     pub path: PathBuf,
     /// Named on the command line (an error is a failure) or found in a directory (skipped).
     pub explicit: bool,
+    /// What the path is.
+    pub kind: InputKind,
+}
+
+/// What an [`Input`]'s path stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// A path to open (refused when it is not a regular file).
+    File,
+    /// Standard input: `-`, or `/dev/stdin` (`/dev/fd/0`, `/proc/self/fd/0`) when that is not a
+    /// regular file. Read once, into memory.
+    Stdin,
+    /// A symbolic link found in a directory scanned without following links: skipped.
+    Link,
+}
+
+/// The names of standard input other than `-`.
+const STDIN_ALIASES: &[&str] = &["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+
+/// Whether `p`, named on the command line, is standard input: `-`, or one of its `/dev` names
+/// when that is a pipe or terminal rather than a redirected regular file (which is read as a
+/// file).
+fn is_stdin(p: &Path) -> bool {
+    p == Path::new("-")
+        || (STDIN_ALIASES.iter().any(|a| p == Path::new(a))
+            && !std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+}
+
+/// Expands directories recursively (files sorted by path within each directory), not following
+/// symbolic links found inside them: as [`discover_with`] with `follow` false.
+pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
+    discover_with(paths, false)
 }
 
 /// Expands directories recursively (files sorted by path within each directory).
 ///
+/// Paths named here are taken as given (a link named on the command line is followed). Inside a
+/// directory, a symbolic link is followed only with `follow` (`-L`/`--follow`, as fd and
+/// ripgrep); otherwise it becomes an [`InputKind::Link`] input, listed as skipped, so a link to
+/// `/etc` is never read. Entries that are neither files nor directories (FIFOs, sockets) are
+/// inputs too, refused unread when they are read. `-` is standard input.
+///
 /// A path that does not exist, or a directory entry that cannot be read, is a [`Failure`].
-pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
+pub fn discover_with(paths: &[PathBuf], follow: bool) -> (Vec<Input>, Vec<Failure>) {
     let mut inputs: Vec<Input> = Vec::new();
     let mut failures = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    let mut add = |path: PathBuf, explicit: bool, inputs: &mut Vec<Input>| {
-        // The same file given twice (or reached twice through links) is read once.
-        let key = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if seen.insert(key) {
-            inputs.push(Input { path, explicit });
+    let mut add = |path: PathBuf, explicit: bool, kind: InputKind, inputs: &mut Vec<Input>| {
+        // The same file given twice (or reached twice through links) is read once; a link not
+        // followed is its own entry.
+        let key = match kind {
+            InputKind::Stdin => PathBuf::from("-"),
+            InputKind::Link => path.clone(),
+            InputKind::File => std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone()),
+        };
+        if seen.insert((kind == InputKind::Link, key)) {
+            inputs.push(Input {
+                path,
+                explicit,
+                kind,
+            });
         }
     };
     for p in paths {
-        if p.is_dir() {
-            // Symbolic links are followed (walkdir reports a link loop as an error).
+        if is_stdin(p) {
+            add(p.clone(), true, InputKind::Stdin, &mut inputs);
+        } else if p.is_dir() {
+            // walkdir reports a link loop as an error (with `follow`).
             for entry in walkdir::WalkDir::new(p)
-                .follow_links(true)
+                .follow_links(follow)
                 .sort_by_file_name()
             {
                 match entry {
-                    Ok(e) if e.file_type().is_file() => add(e.into_path(), false, &mut inputs),
-                    Ok(_) => {}
+                    Ok(e) if e.file_type().is_dir() => {}
+                    Ok(e) if e.file_type().is_symlink() => {
+                        add(e.into_path(), false, InputKind::Link, &mut inputs)
+                    }
+                    Ok(e) => add(e.into_path(), false, InputKind::File, &mut inputs),
                     Err(e) => {
                         let file = e
                             .path()
@@ -147,10 +203,30 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<Input>, Vec<Failure>) {
                 }
             }
         } else {
-            add(p.clone(), true, &mut inputs);
+            add(p.clone(), true, InputKind::File, &mut inputs);
         }
     }
     (inputs, failures)
+}
+
+/// Reads one input by its kind: a link not followed is refused, a path that is not a regular
+/// file is refused before it is opened, standard input is read once from memory.
+fn read_one(inp: &Input, devices: &crate::settings::DeviceSettings) -> Result<Read, ReadError> {
+    match inp.kind {
+        InputKind::Link => Err(ReadError::Link),
+        InputKind::Stdin => read_stdin(&inp.path.display().to_string(), devices),
+        InputKind::File => {
+            check_regular(&inp.path)?;
+            read_input(&inp.path, devices).map_err(|e| {
+                let e = ReadError::from(e);
+                if crate::ingest::is_fake_gzip(&inp.path) {
+                    ReadError::NotGzip(Box::new(e))
+                } else {
+                    e
+                }
+            })
+        }
+    }
 }
 
 /// Reads, parses and sizes every input.
@@ -165,6 +241,11 @@ pub fn run(paths: &[&Path], rules: &RuleSet, settings: &Settings) -> Result<Run,
         .map(|p| Input {
             path: p.to_path_buf(),
             explicit: true,
+            kind: if is_stdin(p) {
+                InputKind::Stdin
+            } else {
+                InputKind::File
+            },
         })
         .collect();
     run_inputs(inputs, Vec::new(), rules, settings)
@@ -212,7 +293,7 @@ pub fn run_inputs(
         let reads: Vec<(Input, Result<Read, ReadError>)> = batch
             .into_par_iter()
             .map(|inp| {
-                let r = read_input(&inp.path, &settings.devices).map_err(ReadError::from);
+                let r = read_one(&inp, &settings.devices);
                 bar.inc(1);
                 (inp, r)
             })
@@ -247,11 +328,13 @@ pub fn run_inputs(
             match r {
                 Ok(Some(x)) => extracts.push(x),
                 Ok(None) => {}
-                Err(e) if inp.explicit || e.is_broken_report() => failures.push(Failure {
-                    file: inp.path.display().to_string(),
-                    error: e.to_string(),
-                    cause: Some(Arc::new(e)),
-                }),
+                Err(e) if inp.explicit || e.fails_in_directory(&inp.path) => {
+                    failures.push(Failure {
+                        file: inp.path.display().to_string(),
+                        error: e.to_string(),
+                        cause: Some(Arc::new(e)),
+                    })
+                }
                 Err(e) => skipped.push(Skipped {
                     file: inp.path.display().to_string(),
                     reason: e.to_string(),

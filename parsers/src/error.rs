@@ -60,6 +60,14 @@ pub enum ParseError {
         /// What was looked for and not found.
         reason: String,
     },
+    /// gzip-compressed data that cannot be decompressed (a corrupt or truncated stream, or more
+    /// than the gunzip limit, 4 GiB): the file claims to be an input and cannot be
+    /// read, unlike [`ParseError::UnknownFormat`].
+    #[error("not a recognised report: {reason}")]
+    Gzip {
+        /// The gzip problem, with what was expected.
+        reason: String,
+    },
     /// The report stops before its end.
     #[error("truncated report: {what} ({at})")]
     Truncated {

@@ -1,10 +1,12 @@
 //! Shared input plumbing: read bytes, reject binary, decode to text.
 //!
 //! AWR reports are written by SQL*Plus in the database character set; files re-saved on Windows are
-//! often windows-1252, sometimes UTF-16 with a byte-order mark. A UTF-16 BOM selects UTF-16; valid
+//! often windows-1252, sometimes UTF-16 with a byte-order mark. A UTF-16 BOM selects UTF-16, and so
+//! does UTF-16 without one when its first code units are ASCII ([`utf16_without_bom`]); valid
 //! UTF-8 is used as is (a leading BOM is dropped); anything else is decoded as windows-1252 with
 //! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is decompressed
 //! first (with [`flate2`]); binary sysstat `saDD` files are refused with the `sadf` command to run.
+//! [`crate::parse_path_into`] hands streaming parsers UTF-16 input already decoded to UTF-8.
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -25,21 +27,47 @@ pub struct Decoded<'a> {
 /// Largest decompressed size accepted from a gzip input (a guard against decompression bombs).
 pub const GUNZIP_LIMIT: u64 = 4 << 30;
 
+/// UTF-16 text without a byte-order mark (some exporters write it so): `head` starts with an
+/// ASCII code unit (one byte zero, the other not, < 0x80), at least 3 in 4 of its first 256 code
+/// units are ASCII and none is NUL. Returns the encoding and its name, little-endian first.
+/// Binary data rarely has that shape; text in UTF-8 or windows-1252 never has (it holds no NUL).
+pub fn utf16_without_bom(head: &[u8]) -> Option<(&'static encoding_rs::Encoding, &'static str)> {
+    let n = (head.len() / 2).min(256);
+    if n < 2 {
+        return None;
+    }
+    let units = || head[..2 * n].chunks_exact(2);
+    for (hi, enc, name) in [
+        (1, encoding_rs::UTF_16LE, "UTF-16LE"),
+        (0, encoding_rs::UTF_16BE, "UTF-16BE"),
+    ] {
+        let ascii = |u: &[u8]| u[hi] == 0 && u[1 - hi] != 0 && u[1 - hi] < 0x80;
+        let first_ascii = units().next().is_some_and(ascii);
+        let count = units().filter(|u| ascii(u)).count();
+        let nul = units().any(|u| u == [0, 0]);
+        if first_ascii && !nul && 4 * count >= 3 * n {
+            return Some((enc, name));
+        }
+    }
+    None
+}
+
 /// Decompresses gzip data (all members, as `gunzip` does).
 ///
 /// # Errors
-/// [`ParseError::UnknownFormat`] naming the gzip problem (truncated or corrupt stream, or more
+/// [`ParseError::Gzip`] naming the gzip problem (truncated or corrupt stream, or more
 /// than [`GUNZIP_LIMIT`] bytes).
 fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, ParseError> {
     use std::io::Read;
     let mut out = Vec::with_capacity(bytes.len() * 4);
     let mut r = flate2::read::MultiGzDecoder::new(bytes).take(GUNZIP_LIMIT + 1);
-    r.read_to_end(&mut out)
-        .map_err(|e| ParseError::UnknownFormat {
-            reason: format!("gzip-compressed data that cannot be decompressed ({e}): expected a complete .gz file"),
-        })?;
+    r.read_to_end(&mut out).map_err(|e| ParseError::Gzip {
+        reason: format!(
+            "gzip-compressed data that cannot be decompressed ({e}): expected a complete .gz file"
+        ),
+    })?;
     if out.len() as u64 > GUNZIP_LIMIT {
-        return Err(ParseError::UnknownFormat {
+        return Err(ParseError::Gzip {
             reason: format!(
                 "gzip data decompresses to more than {} GiB",
                 GUNZIP_LIMIT >> 30
@@ -58,7 +86,8 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ParseError> {
 }
 
 /// Opens a file for streaming line by line: a buffered reader over its bytes, decompressed on
-/// the fly when the file is gzip (so a large log is never held in memory whole).
+/// the fly when the file is gzip (so a large log is never held in memory whole). UTF-16 input
+/// ([`is_utf16`]) is decoded on the fly by the caller, [`crate::parse_path_into`].
 ///
 /// # Errors
 /// [`ParseError::Io`] naming the path.
@@ -80,6 +109,14 @@ pub fn open_stream(path: &Path) -> Result<Box<dyn std::io::BufRead + Send>, Pars
     } else {
         Ok(Box::new(BufReader::with_capacity(1 << 20, f)))
     }
+}
+
+/// Whether `head`, the first bytes of an input (decompressed), is UTF-16: a byte-order mark in
+/// either order, or [`utf16_without_bom`].
+pub fn is_utf16(head: &[u8]) -> bool {
+    head.starts_with(b"\xFF\xFE")
+        || head.starts_with(b"\xFE\xFF")
+        || utf16_without_bom(head).is_some()
 }
 
 /// The first `max` bytes of a file's content (decompressed when gzip), decoded like
@@ -114,6 +151,14 @@ pub fn peek_text(path: &Path, max: usize) -> Result<String, ParseError> {
 pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, ParseError> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(ParseError::Empty);
+    }
+    if let Some((enc, name)) = utf16_without_bom(bytes) {
+        let (text, _) = enc.decode_without_bom_handling(bytes);
+        return Ok(Decoded {
+            text,
+            encoding: name,
+            gzip: false,
+        });
     }
     // A UTF-16 byte-order mark (Windows tools save reports this way): decode, do not reject.
     for (bom, enc, name) in [
@@ -217,6 +262,20 @@ mod tests {
         }
         let d = decode(&le).unwrap();
         assert_eq!((d.text.as_ref(), d.encoding), ("<html>µ", "UTF-16LE"));
+        // Without the byte-order mark, in either order: decoded, not "binary".
+        let d = decode(&le[2..]).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("<html>µ", "UTF-16LE"));
+        let be: Vec<u8> = "<html>µ"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
+        let d = decode(&be).unwrap();
+        assert_eq!((d.text.as_ref(), d.encoding), ("<html>µ", "UTF-16BE"));
+        // Binary with NUL bytes is still binary.
+        assert!(matches!(
+            decode(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00"),
+            Err(ParseError::Binary { .. })
+        ));
         let e = decode(b"\x1F\x8B\x08\x00\x00\x00").unwrap_err();
         assert!(e.to_string().contains("gzip"), "{e}");
         // A real gzip stream is decompressed.

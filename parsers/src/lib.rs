@@ -159,6 +159,18 @@ pub fn parse_path_into(
         if let Ok(parser) = registry::detect(&head) {
             if parser.streams() {
                 let mut src = input::open_stream(path)?;
+                // UTF-16 is decoded to UTF-8 on the fly, so every streaming parser reads it as
+                // the whole-text decoder does (a UTF-16 log was detected, then read raw).
+                let utf16 =
+                    src.fill_buf()
+                        .map(input::is_utf16)
+                        .map_err(|source| ParseError::Io {
+                            path: path.to_path_buf(),
+                            source,
+                        })?;
+                if utf16 {
+                    src = Box::new(sysstat_json::DecodeReader::new(src));
+                }
                 return match parser.parse_stream(&mut src, settings, sink) {
                     Err(ParseError::Io { source, .. }) => Err(ParseError::Io {
                         path: path.to_path_buf(),

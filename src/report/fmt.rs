@@ -57,9 +57,10 @@ pub(crate) fn right(t: &mut Table, cols: &[usize]) {
     }
 }
 
-/// Escapes `|` so free text cannot break a Markdown table row.
+/// Escapes `|` so free text cannot break a Markdown table row, and control characters
+/// ([`escape_controls`]: a line feed would break the row too).
 pub(crate) fn cell_text(s: &str) -> String {
-    s.replace('|', "\\|")
+    escape_controls(s).replace('|', "\\|")
 }
 
 pub(crate) fn opt_num(v: Option<f64>, d: usize) -> String {
@@ -104,9 +105,70 @@ pub fn fmt_trim(x: f64) -> String {
     out
 }
 
+/// `s` with its control characters (Unicode `Cc`: U+0000–U+001F, U+007F–U+009F, as
+/// [`char::is_control`]) escaped as `\n`, `\r`, `\t` or `\u{1b}`: file, host and database
+/// names come from the user's files and must not move the terminal's cursor, rewrite what was
+/// printed or break a Markdown line. Other text is unchanged (borrowed when nothing needs
+/// escaping).
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    escape_with(s, true)
+}
+
+/// As [`escape_controls`], keeping line feeds when `newlines` is false.
+fn escape_with(s: &str, newlines: bool) -> std::borrow::Cow<'_, str> {
+    let needs = |c: char| c.is_control() && (newlines || c != '\n');
+    if !s.chars().any(needs) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if !needs(c) {
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A writer that escapes every control character but the line feed ([`escape_controls`]) in
+/// what passes through: the Markdown renderer writes through it, so no name printed anywhere in
+/// a report reaches the terminal raw. Bytes that are not UTF-8 (never written by the renderers)
+/// pass with their C0 controls and DEL escaped.
+pub(crate) struct EscapeControls<'a>(pub(crate) &'a mut dyn std::io::Write);
+
+impl std::io::Write for EscapeControls<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(s) => self.0.write_all(escape_with(s, false).as_bytes())?,
+            Err(_) => {
+                let mut out = Vec::with_capacity(buf.len());
+                for &b in buf {
+                    if (b < 0x20 && b != b'\n') || b == 0x7F {
+                        out.extend_from_slice(format!("\\u{{{b:x}}}").as_bytes());
+                    } else {
+                        out.push(b);
+                    }
+                }
+                self.0.write_all(&out)?;
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::fmt_num;
+    use super::{escape_controls, fmt_num, EscapeControls};
 
     #[test]
     fn numbers_are_grouped_and_rounded() {
@@ -116,5 +178,24 @@ mod tests {
         assert_eq!(fmt_num(-1234.5, 1), "-1,234.5");
         assert_eq!(fmt_num(999.996, 2), "1,000.00");
         assert_eq!(fmt_num(-0.001, 2), "0.00");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("db01.example.com"), "db01.example.com");
+        assert_eq!(
+            escape_controls("a\u{1b}[2J\u{7}\r\n\tb\u{9b}c\u{7f}µ"),
+            "a\\u{1b}[2J\\u{7}\\r\\n\\tb\\u{9b}c\\u{7f}µ"
+        );
+        let mut out = Vec::new();
+        {
+            use std::io::Write;
+            let mut w = EscapeControls(&mut out);
+            write!(w, "# x\u{1b}]0;t\u{7}\nline 2\n").unwrap();
+        }
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "# x\\u{1b}]0;t\\u{7}\nline 2\n"
+        );
     }
 }

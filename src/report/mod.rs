@@ -14,7 +14,7 @@ mod markdown;
 mod tiers;
 pub mod wording;
 
-pub use fmt::fmt_num;
+pub use fmt::{escape_controls, fmt_num};
 pub use json::{json, JSON_SCHEMA};
 pub use markdown::markdown;
 pub use tiers::{tiers_json, tiers_markdown};

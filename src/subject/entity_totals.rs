@@ -109,7 +109,11 @@ pub(crate) fn side_totals(series: &[&Series]) -> Totals {
     // (entity, measure, occurrence) → series. A second series of the same entity and measure
     // without times is another run (HCIBench prints one block per job and test), not the same
     // samples again; with times, later pages of the same series continue it.
+    // `order` keeps the keys of `by` in input order: every walk below goes through it, never
+    // through the map, so sums are added in the same order on every run (floating-point addition
+    // is not associative: a hash order made the last digits of the JSON differ between runs).
     let mut by: HashMap<(&str, &str, Measure, usize), &Series> = HashMap::new();
+    let mut order: Vec<(&str, &str, Measure, usize)> = Vec::new();
     let mut seen: HashMap<(&str, &str, Measure), usize> = HashMap::new();
     for s in series {
         if let Some(m) = s.measure {
@@ -118,13 +122,17 @@ pub(crate) fn side_totals(series: &[&Series]) -> Totals {
             let n = seen.entry(k).or_insert(0);
             let occ = if timed { 0 } else { *n };
             *n += 1;
-            by.entry((k.0, k.1, k.2, occ)).or_insert(s);
+            let key = (k.0, k.1, k.2, occ);
+            if let std::collections::hash_map::Entry::Vacant(e) = by.entry(key) {
+                order.push(key);
+                e.insert(s);
+            }
         }
     }
     // Untimed series (HCIBench runs) are samples of their own, one per entity and occurrence:
     // runs follow each other and are never added up.
     let mut run_ids: HashMap<(&str, &str, usize), usize> = HashMap::new();
-    for &(et, en, _, occ) in by.keys() {
+    for &(et, en, _, occ) in &order {
         let n = run_ids.len();
         run_ids.entry((et, en, occ)).or_insert(n);
     }
@@ -137,7 +145,8 @@ pub(crate) fn side_totals(series: &[&Series]) -> Totals {
     };
     // Sums and weighted sums per time.
     let mut sums: BTreeMap<TimeKey, HashMap<Measure, (f64, f64)>> = BTreeMap::new();
-    for (&(et, en, m, occ), s) in &by {
+    for &(et, en, m, occ) in &order {
+        let s = by[&(et, en, m, occ)];
         // HCIBench prints 0.00 ms for the direction a job never ran (R_LATENCY of a write-only
         // job): no requests, no latency.
         let zero_is_none = et == "hcibench" && m.unit() == "ms";

@@ -155,16 +155,20 @@ fn a_directory_with_bad_files_still_yields_the_others_and_lists_them() {
         .collect();
     let names: Vec<&str> = skipped.iter().map(|(f, _)| f.as_str()).collect();
     // Files that are not reports are skipped...
-    assert_eq!(names, vec!["empty.html", "notes.txt"]);
-    assert!(skipped[0].1.contains("empty"));
-    // ...while a broken report is a failure wherever it was found: the answer lacks it.
+    assert_eq!(names, vec!["notes.txt"]);
+    assert!(skipped[0].1.contains("not a recognised report"));
+    // ...while a broken report is a failure wherever it was found: the answer lacks it; and so
+    // is a file that looks like a report and cannot be read at all (issue 14: an empty `.html`
+    // was skipped, so a directory of such files exited 0).
     let failed = v["failed"].as_array().unwrap();
-    assert_eq!(failed.len(), 1);
+    assert_eq!(failed.len(), 2);
     assert!(failed[0]["file"].as_str().unwrap().ends_with("cut.html"));
     assert!(failed[0]["error"]
         .as_str()
         .unwrap()
         .starts_with("truncated report"));
+    assert!(failed[1]["file"].as_str().unwrap().ends_with("empty.html"));
+    assert!(failed[1]["error"].as_str().unwrap().contains("empty"));
     std::fs::remove_dir_all(&d).unwrap();
 }
 

@@ -560,9 +560,11 @@ fn a_directory_is_searched_and_unreadable_files_in_it_are_skipped_unless_strict(
     let dir = TempDir::new("dir-batch");
     std::fs::create_dir_all(dir.path().join("nested")).unwrap();
     std::fs::copy(root().join(GOOD_19C), dir.path().join("nested/a.html")).unwrap();
+    // Readable text that is no report: skipped. (An empty `.html` was the example here; since
+    // issue 14 a file that looks like a report and cannot be read is a failure, checked below.)
     std::fs::copy(
-        root().join("fixtures/bad/empty.html"),
-        dir.path().join("empty.html"),
+        root().join("fixtures/bad/not-awr.html"),
+        dir.path().join("not-awr.html"),
     )
     .unwrap();
     let d = dir.path().to_str().unwrap();
@@ -575,13 +577,29 @@ fn a_directory_is_searched_and_unreadable_files_in_it_are_skipped_unless_strict(
     );
     assert!(md.contains("# Skipped: not reports (1 files)"), "{md}");
     assert!(
-        md.contains("- the file is empty: expected an AWR or Statspack report, or an OS disk log (1 file(s)):"),
+        md.contains("- not a recognised report: an HTML page without AWR report tables"),
         "{md}"
     );
-    assert!(md.contains("empty.html`"), "{md}");
+    assert!(md.contains("not-awr.html`"), "{md}");
     assert!(stderr(&o).contains("skipped 1 file(s)"), "{}", stderr(&o));
     let o = sizer(&["analyze", "--strict", d]);
     assert_exit(&o, 1);
+    assert!(stdout(&o).contains("SIZDEMO"));
+    // An empty `.html` in the directory: a failure (exit 1) naming the file and the reason.
+    std::fs::copy(
+        root().join("fixtures/bad/empty.html"),
+        dir.path().join("empty.html"),
+    )
+    .unwrap();
+    let o = sizer(&["analyze", "-j", "1", d]);
+    assert_exit(&o, 1);
+    assert!(
+        stderr(&o).contains(
+            "empty.html: the file is empty: expected an AWR or Statspack report, or an OS disk log"
+        ),
+        "{}",
+        stderr(&o)
+    );
     assert!(stdout(&o).contains("SIZDEMO"));
 }
 

@@ -9,6 +9,7 @@ mod exadata;
 mod golden;
 mod hosts;
 mod onprem;
+mod outsafe;
 mod precision;
 mod snapshots;
 mod tiers;

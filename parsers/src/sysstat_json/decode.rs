@@ -5,6 +5,8 @@
 //! UTF-16, decoded with [`encoding_rs`]'s streaming decoder (malformed units replaced, as the
 //! whole-text decoder does); anything else is read as UTF-8 with the leading byte-order marks
 //! dropped, and each byte that is not part of a valid UTF-8 sequence is decoded as windows-1252.
+//! UTF-16 without a byte-order mark is recognised as [`crate::input::decode`] recognises it
+//! ([`crate::input::utf16_without_bom`]: the first code units are all ASCII).
 //! The whole-text decoder decodes the whole file as windows-1252 when any byte is not UTF-8, so
 //! the two differ only for a file that mixes valid non-ASCII UTF-8 with windows-1252 bytes. The
 //! state held is one input chunk and its decoded copy.
@@ -24,9 +26,10 @@ enum Mode {
     Utf16(Box<encoding_rs::Decoder>),
 }
 
-/// Decoded UTF-8 bytes of a reader (see the module docs).
-pub(crate) struct DecodeReader<'a> {
-    src: &'a mut dyn BufRead,
+/// Decoded UTF-8 bytes of a reader (see the module docs). `R` is a borrowed `&mut dyn BufRead`
+/// for the parsers, or an owned reader for [`crate::parse_path_into`].
+pub(crate) struct DecodeReader<R> {
+    src: R,
     mode: Mode,
     /// Raw bytes not decoded yet (an unfinished UTF-8 sequence, or the first bytes).
     pending: Vec<u8>,
@@ -36,9 +39,12 @@ pub(crate) struct DecodeReader<'a> {
     eof: bool,
 }
 
-impl<'a> DecodeReader<'a> {
+/// Bytes looked at before choosing the decoding (enough for [`crate::input::utf16_without_bom`]).
+const SNIFF: usize = 512;
+
+impl<R: BufRead> DecodeReader<R> {
     /// A decoding reader over `src` (already decompressed).
-    pub(crate) fn new(src: &'a mut dyn BufRead) -> Self {
+    pub(crate) fn new(src: R) -> Self {
         DecodeReader {
             src,
             mode: Mode::Start,
@@ -75,8 +81,12 @@ impl<'a> DecodeReader<'a> {
     /// Chooses the decoding once enough bytes are pending (dropping the byte-order marks):
     /// false while more are needed.
     fn choose(&mut self, last: bool) -> bool {
-        if self.pending.len() < 3 && !last {
+        if self.pending.len() < SNIFF && !last {
             return false;
+        }
+        if let Some((enc, _)) = crate::input::utf16_without_bom(&self.pending) {
+            self.mode = Mode::Utf16(Box::new(enc.new_decoder_without_bom_handling()));
+            return true;
         }
         if self.pending.starts_with(b"\xFF\xFE") || self.pending.starts_with(b"\xFE\xFF") {
             let enc = if self.pending[0] == 0xFF {
@@ -158,7 +168,7 @@ impl<'a> DecodeReader<'a> {
     }
 }
 
-impl Read for DecodeReader<'_> {
+impl<R: BufRead> Read for DecodeReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         if self.pos == self.out.len() && !self.refill()? {
             return Ok(0);
@@ -170,7 +180,7 @@ impl Read for DecodeReader<'_> {
     }
 }
 
-impl BufRead for DecodeReader<'_> {
+impl<R: BufRead> BufRead for DecodeReader<R> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         if self.pos == self.out.len() && !self.refill()? {
             return Ok(&[]);
@@ -208,6 +218,15 @@ mod tests {
         for u in "x€y".encode_utf16() {
             be.extend_from_slice(&u.to_be_bytes());
         }
+        // Without a byte-order mark: recognised by its ASCII code units.
+        let le_no_bom: Vec<u8> = "{\"k\": \"µ€\"}\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        let be_no_bom: Vec<u8> = "{\"k\": \"µ€\"}\n"
+            .encode_utf16()
+            .flat_map(u16::to_be_bytes)
+            .collect();
         for bytes in [
             &b"\xEF\xBB\xBF{\"k\": 1}"[..],
             b"caf\xE9 \x80",
@@ -215,6 +234,8 @@ mod tests {
             b"ab",
             &le,
             &be,
+            &le_no_bom,
+            &be_no_bom,
         ] {
             let want = crate::input::decode(bytes).unwrap().text.into_owned();
             let mut inner = std::io::BufReader::with_capacity(3, Dribble(bytes));

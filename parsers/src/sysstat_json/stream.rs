@@ -104,7 +104,7 @@ pub(super) fn comma_step(state: u8, b: u8) -> u8 {
 
 /// The decoded input as serde_json reads it (one byte at a time), told to the tracker.
 struct Tracked<'a> {
-    inner: DecodeReader<'a>,
+    inner: DecodeReader<&'a mut dyn BufRead>,
     t: Rc<Tracker>,
 }
 

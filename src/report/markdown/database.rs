@@ -384,7 +384,8 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
             };
             writeln!(
                 out,
-                "- Source: `{file}` — {kind} ({title}), release {}{flag_text}",
+                "- Source: `{}` — {kind} ({title}), release {}{flag_text}",
+                crate::report::fmt::escape_controls(file),
                 db.release
             )?;
         }

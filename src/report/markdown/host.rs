@@ -80,7 +80,13 @@ pub(crate) fn write_host(
         if s.utc {
             what.push("times in UTC".into());
         }
-        writeln!(out, "- `{}` ({}): {}", s.file, s.format, what.join("; "))?;
+        writeln!(
+            out,
+            "- `{}` ({}): {}",
+            crate::report::fmt::escape_controls(&s.file),
+            s.format,
+            what.join("; ")
+        )?;
     }
     writeln!(out)?;
     writeln!(

@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 
 use crate::pipeline::Run;
+use crate::report::fmt::EscapeControls;
 
 mod database;
 mod exadata;
@@ -25,9 +26,17 @@ use virtual_cluster::write_virtual;
 /// Renders the run as Markdown: a fleet summary (when there is more than one database), one
 /// section per database, then the files not analysed, skipped and duplicated.
 ///
+/// Everything is written through an escaping writer: a control character in a file, host or
+/// database name (ESC, CR, BEL, …) is printed escaped (`\u{1b}`), never raw; file names are
+/// also escaped field by field, so a line feed in one cannot start a new line.
+///
 /// # Errors
 /// Only I/O errors of `out`.
 pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+    write_markdown(run, &mut EscapeControls(out))
+}
+
+fn write_markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     if run.databases.len() > 1 {
         if let Some(f) = crate::fleet::databases(run) {
             write_fleet(out, &f)?;

@@ -3,12 +3,13 @@
 use std::io::{self, Write};
 
 use crate::pipeline::Run;
+use crate::report::fmt::escape_controls as esc;
 
 pub(crate) fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
     if !run.failures.is_empty() {
         writeln!(out, "# Not analysed\n")?;
         for f in &run.failures {
-            writeln!(out, "- `{}`: {}", f.file, f.error)?;
+            writeln!(out, "- `{}`: {}", esc(&f.file), esc(&f.error))?;
         }
         writeln!(out)?;
     }
@@ -28,9 +29,9 @@ pub(crate) fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
         }
         groups.sort_by_key(|(_, files)| files.len());
         for (reason, files) in groups {
-            writeln!(out, "- {reason} ({} file(s)):", files.len())?;
+            writeln!(out, "- {} ({} file(s)):", esc(reason), files.len())?;
             for f in files.iter().take(10) {
-                writeln!(out, "  - `{f}`")?;
+                writeln!(out, "  - `{}`", esc(f))?;
             }
             if files.len() > 10 {
                 writeln!(out, "  - … and {} more", files.len() - 10)?;
@@ -45,13 +46,14 @@ pub(crate) fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
                 writeln!(
                     out,
                     "- `{}`: same database, instance and snapshots as `{}` but **different figures** (an edited copy, or a cloned database that kept its DB Id); `{}` was used",
-                    f.file, f.duplicate_of, f.duplicate_of
+                    esc(&f.file), esc(&f.duplicate_of), esc(&f.duplicate_of)
                 )?;
             } else {
                 writeln!(
                     out,
                     "- `{}`: same database, instance, snapshots and figures as `{}`",
-                    f.file, f.duplicate_of
+                    esc(&f.file),
+                    esc(&f.duplicate_of)
                 )?;
             }
         }

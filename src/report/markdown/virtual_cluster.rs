@@ -60,7 +60,11 @@ pub(crate) fn write_virtual(
 ) -> io::Result<()> {
     writeln!(out, "# vSAN / ESXi: {}\n", v.name)?;
     for (f, fmt) in &v.sources {
-        writeln!(out, "- `{f}` ({fmt})")?;
+        writeln!(
+            out,
+            "- `{}` ({fmt})",
+            crate::report::fmt::escape_controls(f)
+        )?;
     }
     writeln!(out)?;
     if let (Some(_), Some(_)) = (&v.begin, &v.end) {
