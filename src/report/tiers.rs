@@ -240,8 +240,8 @@ struct TierRow<'a> {
     iops: String,
     throughput: String,
     price: String,
-    notes: &'a [String],
-    sources: Vec<String>,
+    notes: Vec<&'a str>,
+    sources: &'a [String],
 }
 
 fn tier_rows<'a>(rules: &'a crate::rules::RuleSet, ids: &[String]) -> Vec<TierRow<'a>> {
@@ -263,8 +263,8 @@ fn tier_rows<'a>(rules: &'a crate::rules::RuleSet, ids: &[String]) -> Vec<TierRo
                 iops,
                 throughput,
                 price,
-                notes: &t.notes,
-                sources: t.sources(),
+                notes: t.notes.iter().map(|n| &**n).collect(),
+                sources: &t.sources,
             }
         })
         .collect()
@@ -379,10 +379,10 @@ pub fn tiers_markdown(
     writeln!(out, "## Sources\n")?;
     for r in &rows {
         writeln!(out, "- `{}`:", r.id)?;
-        for s in &r.sources {
+        for s in r.sources {
             writeln!(out, "  - {s}")?;
         }
-        for n in r.notes {
+        for n in &r.notes {
             writeln!(out, "  - note: {n}")?;
         }
     }

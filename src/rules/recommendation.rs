@@ -1,6 +1,8 @@
 //! The result of [`recommend`](super::recommend): per platform the chosen tier and the
 //! alternatives, the rules that fired, did not fire or could not be evaluated.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::findings::{
@@ -70,6 +72,15 @@ fn round2<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 
 fn cents<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((v * 100.0).round() / 100.0)
+}
+
+/// Serializes a catalogue value shared by reference count as the value itself (what serde's
+/// `rc` feature does, without the feature: it would rebuild every crate that depends on serde).
+fn shared<T: Serialize + ?Sized, S: serde::Serializer>(
+    v: &Arc<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    T::serialize(v, s)
 }
 
 fn cents_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
@@ -183,8 +194,10 @@ pub struct TierOption {
     pub preferred_by: Vec<String>,
     /// Ids of fired rules that avoid it.
     pub avoided_by: Vec<String>,
-    /// `source` strings of the tier and its sub-tables.
-    pub sources: Vec<String>,
+    /// `source` strings of the tier and its sub-tables (the catalogue's, shared:
+    /// [`crate::rules::schema::Tier::sources`]).
+    #[serde(serialize_with = "shared")]
+    pub sources: Arc<[String]>,
     /// Cloud tiers without `--instance`: per host family (general, memory, storage), the
     /// smallest catalogued host type that drives the counted IOPS and sized MB/s to this tier.
     /// Empty for arrays and when an instance was given.
@@ -340,7 +353,7 @@ pub struct Recommendation {
 #[derive(Debug, Clone, PartialEq)]
 pub enum OptionNote {
     /// A note of the tier in the catalogue (`notes` of `[[tier]]`, catalogue text).
-    Catalogue(String),
+    Catalogue(Arc<str>),
     /// A caveat of the sizing.
     Sizing(SizingNote),
     /// A fired prefer/avoid rule that could not apply to the option.

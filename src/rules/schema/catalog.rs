@@ -1,6 +1,8 @@
 //! Typed form of `rules/tiers.toml`: the platforms, the tiers with their drive, RAID, volume,
 //! IOPS, throughput and price models, and the host caps. Built by the `catalog_check` module.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 /// `[meta]` of `tiers.toml`.
@@ -72,15 +74,20 @@ pub struct Tier {
     pub latency_ms: Option<f64>,
     /// Sources of the tier as a whole.
     pub source: String,
-    /// Caveats copied into every option of this tier.
-    pub notes: Vec<String>,
+    /// Caveats copied into every option of this tier (shared, not copied, by each option).
+    pub notes: Vec<Arc<str>>,
     /// Performance, capacity and price model.
     pub spec: TierSpec,
+    /// Every `source` string of the tier and its sub-tables, tier first ([`Tier::collect_sources`]),
+    /// built once when the catalogue is checked and shared by every option of the tier.
+    pub sources: Arc<[String]>,
 }
 
 impl Tier {
-    /// Every `source` string of the tier and its sub-tables, tier first.
-    pub fn sources(&self) -> Vec<String> {
+    /// Every `source` string of the tier and its sub-tables, tier first: the tier's own, then
+    /// the drive's, its link's (`[[link]] ID: derivation; source`) and the RAID's for an array;
+    /// the volume's, IOPS, throughput, size-table and price sources for a cloud volume.
+    pub(crate) fn collect_sources(&self) -> Vec<String> {
         let mut v = vec![self.source.clone()];
         match &self.spec {
             TierSpec::DriveArray { drive, raid } => {

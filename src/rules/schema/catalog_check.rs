@@ -2,6 +2,7 @@
 //! checked and the typed [`Catalog`] is built.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -333,7 +334,7 @@ pub(crate) fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, R
                 }))
             }
         };
-        tiers.push(Tier {
+        let mut tier = Tier {
             id: t.id,
             platform: t.platform,
             name: t.name,
@@ -342,9 +343,12 @@ pub(crate) fn validate_catalog(raw: RawCatalog, file: &str) -> Result<Catalog, R
             latency: t.latency,
             latency_ms,
             source: t.source,
-            notes: t.notes,
+            notes: t.notes.into_iter().map(Into::into).collect(),
             spec,
-        });
+            sources: Arc::from(Vec::new()),
+        };
+        tier.sources = tier.collect_sources().into();
+        tiers.push(tier);
     }
     Ok(Catalog {
         meta: raw.meta,

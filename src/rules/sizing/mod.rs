@@ -203,7 +203,7 @@ pub(super) fn base_option(tier: &Tier, unit: Unit) -> TierOption {
         rule_score: 0,
         preferred_by: Vec::new(),
         avoided_by: Vec::new(),
-        sources: tier.sources(),
+        sources: tier.sources.clone(),
         hosts: Vec::new(),
     }
 }
