@@ -208,7 +208,7 @@ fn every_number_in_the_builtin_toml_has_a_source_and_files_have_as_of() {
     }
     let r = builtin();
     for t in r.tiers() {
-        for s in t.sources() {
+        for s in t.sources.iter() {
             assert!(!s.trim().is_empty(), "tier {} has an empty source", t.id);
         }
     }
