@@ -7,13 +7,18 @@ fn main() {
     let (inputs, failures) = sizer::pipeline::discover(&paths);
     let run =
         sizer::pipeline::run_inputs(inputs, failures, &rules, &Default::default()).expect("run");
-    let df = &run.model.df;
+    let reports = (run.analyses.len() + run.duplicates.len()) as f64;
+    let held: usize = run.model_parts.iter().map(|m| m.df.estimated_size()).sum();
+    let df = run.model().expect("model").df;
     println!(
-        "{} reports, {} model rows, {:.1} MB estimated model size ({:.0} rows and {:.2} MB per report)",
-        run.analyses.len() + run.duplicates.len(),
+        "{} reports, {} model rows, {:.1} MB estimated model size as held (per-report frames), \
+         {:.1} MB stacked for --export ({:.0} rows, {:.2} MB held and {:.2} MB stacked per report)",
+        reports,
         df.height(),
+        held as f64 / 1e6,
         df.estimated_size() as f64 / 1e6,
-        df.height() as f64 / (run.analyses.len() + run.duplicates.len()) as f64,
-        df.estimated_size() as f64 / 1e6 / (run.analyses.len() + run.duplicates.len()) as f64
+        df.height() as f64 / reports,
+        held as f64 / 1e6 / reports,
+        df.estimated_size() as f64 / 1e6 / reports
     );
 }

@@ -49,7 +49,11 @@ use crate::pipeline::Run;
 pub fn write(run: &Run, path: &Path) -> Result<Vec<PathBuf>, ExportError> {
     let mut written = Vec::new();
     if run.hosts.is_empty() || !run.databases.is_empty() {
-        write_frame(&run.model.df, path)?;
+        let model = run.model().map_err(|source| ExportError::Encode {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        write_frame(&model.df, path)?;
         written.push(path.to_path_buf());
     }
     if !run.hosts.is_empty() {

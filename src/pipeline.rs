@@ -91,8 +91,10 @@ pub struct Run {
     pub skipped: Vec<Skipped>,
     /// Reports of an interval already covered.
     pub duplicates: Vec<Duplicate>,
-    /// The columnar model of every readable report.
-    pub model: Model,
+    /// The columnar model of every readable report, one frame per report in input order
+    /// ([`Run::model`] stacks them). Kept apart so that a run without `--export` never
+    /// materializes the per-report constant columns ([`Model::build`]).
+    pub model_parts: Vec<Model>,
     /// The interval series of every database (see `series_frame`).
     pub series: DataFrame,
     /// One per host of the OS disk logs (iostat, sar, sadf, nmon, OSWatcher, …).
@@ -101,6 +103,17 @@ pub struct Run {
     pub host_series: DataFrame,
     /// One per cluster, host or test run of the virtualisation exports (vSAN, esxtop, HCIBench).
     pub virtual_: Vec<cluster::VirtAnalysis>,
+}
+
+impl Run {
+    /// The columnar model of every readable report: [`Run::model_parts`] stacked (the
+    /// per-report constant columns are materialized here, for `--export`).
+    ///
+    /// # Errors
+    /// A polars error if the frames' schemas differ (not expected: one builder makes them all).
+    pub fn model(&self) -> crate::model::PolarsResult<Model> {
+        Model::from_parts(&self.model_parts)
+    }
 }
 
 /// A file to read and whether the user named it.
@@ -353,7 +366,6 @@ pub fn run_inputs(
         parts.push(x.part);
         infos.push((x.file, x.info));
     }
-    let model = Model::from_parts(&parts)?;
 
     let databases = databases(
         &infos,
@@ -375,7 +387,7 @@ pub fn run_inputs(
         failures,
         skipped,
         duplicates,
-        model,
+        model_parts: parts,
         series,
         hosts,
         host_series,

@@ -141,7 +141,7 @@ pub struct StatRow {
 }
 
 /// Identity and interval of one parsed source.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct SourceMeta {
     /// Input path as given.
     pub source: String,
@@ -429,79 +429,101 @@ impl Model {
     /// # Errors
     /// A polars error if a column cannot be built (not expected for well-formed rows).
     pub fn build(sources: &[(SourceMeta, Vec<StatRow>)]) -> PolarsResult<Model> {
-        let n: usize = sources.iter().map(|(_, r)| r.len()).sum();
-        let mut source = Vec::with_capacity(n);
-        let mut format = Vec::with_capacity(n);
-        let mut kind = Vec::with_capacity(n);
-        let mut db_id = Vec::with_capacity(n);
-        let mut db_name = Vec::with_capacity(n);
-        let mut instance = Vec::with_capacity(n);
-        let mut inst_no = Vec::with_capacity(n);
-        let mut bsnap = Vec::with_capacity(n);
-        let mut esnap = Vec::with_capacity(n);
-        let mut begin = Vec::with_capacity(n);
-        let mut end = Vec::with_capacity(n);
-        let mut elapsed = Vec::with_capacity(n);
-        let mut sect = Vec::with_capacity(n);
-        let mut stat = Vec::with_capacity(n);
-        let mut total = Vec::with_capacity(n);
-        let mut ps = Vec::with_capacity(n);
-        let mut pt = Vec::with_capacity(n);
-        let mut value = Vec::with_capacity(n);
-        let mut unit = Vec::with_capacity(n);
-        let mut printed: Vec<Option<&str>> = Vec::with_capacity(n);
-        let mut lo = Vec::with_capacity(n);
-        let mut hi = Vec::with_capacity(n);
-        for (m, rows) in sources {
-            for r in rows {
-                source.push(m.source.as_str());
-                format.push(m.format);
-                kind.push(m.report_kind);
-                db_id.push(m.db_id);
-                db_name.push(m.db_name.as_str());
-                instance.push(r.instance.as_str());
-                inst_no.push(r.instance_number);
-                bsnap.push(m.begin_snap);
-                esnap.push(m.end_snap);
-                begin.push(to_ms(m.begin_time));
-                end.push(to_ms(m.end_time));
-                elapsed.push(m.elapsed_s);
-                sect.push(r.section);
-                stat.push(r.statistic.as_str());
-                total.push(r.total);
-                ps.push(r.per_second);
-                pt.push(r.per_trans);
-                value.push(r.value);
-                unit.push(r.unit);
-                printed.push(r.printed.as_deref());
-                lo.push(r.lo);
-                hi.push(r.hi);
-            }
+        let parts = sources
+            .iter()
+            .map(|(m, rows)| Model::of_source(m, rows))
+            .collect::<PolarsResult<Vec<_>>>()?;
+        match parts.len() {
+            0 => Model::of_source(&SourceMeta::default(), &[]),
+            1 => Ok(parts.into_iter().next().expect("one part")),
+            _ => Model::from_parts(&parts),
         }
+    }
+
+    /// One source's frame. The columns that hold one value per source (`source` … `elapsed_s`
+    /// but `instance` and `instance_number`) are polars scalar columns: one value and a length,
+    /// not a value per row (a report of 1,500 rows would otherwise repeat its path 1,500 times).
+    /// They are materialized only where an operation needs it ([`Model::from_parts`], export).
+    fn of_source(m: &SourceMeta, rows: &[StatRow]) -> PolarsResult<Model> {
+        let n = rows.len();
         let dt = DataType::Datetime(TimeUnit::Milliseconds, None);
+        let text = |name: &str, v: &str| {
+            Column::new_scalar(
+                name.into(),
+                Scalar::new(DataType::String, AnyValue::StringOwned(v.into())),
+                n,
+            )
+        };
+        let int = |name: &str, v: u64| {
+            Column::new_scalar(
+                name.into(),
+                Scalar::new(DataType::UInt64, AnyValue::UInt64(v)),
+                n,
+            )
+        };
+        let time = |name: &str, v: Option<NaiveDateTime>| {
+            let value = match to_ms(v) {
+                Some(ms) => AnyValue::Datetime(ms, TimeUnit::Milliseconds, None),
+                None => AnyValue::Null,
+            };
+            Column::new_scalar(name.into(), Scalar::new(dt.clone(), value), n)
+        };
+        let elapsed = Column::new_scalar(
+            "elapsed_s".into(),
+            Scalar::new(
+                DataType::Float64,
+                m.elapsed_s.map_or(AnyValue::Null, AnyValue::Float64),
+            ),
+            n,
+        );
+        let col = |name: &str, f: &dyn Fn(&StatRow) -> Option<f64>| {
+            Column::new(name.into(), rows.iter().map(f).collect::<Vec<_>>())
+        };
         let cols = vec![
-            Column::new("source".into(), source),
-            Column::new("format".into(), format),
-            Column::new("report_kind".into(), kind),
-            Column::new("db_id".into(), db_id),
-            Column::new("db_name".into(), db_name),
-            Column::new("instance".into(), instance),
-            Column::new("instance_number".into(), inst_no),
-            Column::new("begin_snap".into(), bsnap),
-            Column::new("end_snap".into(), esnap),
-            Column::new("begin_time".into(), begin).cast(&dt)?,
-            Column::new("end_time".into(), end).cast(&dt)?,
-            Column::new("elapsed_s".into(), elapsed),
-            Column::new("section".into(), sect),
-            Column::new("statistic".into(), stat),
-            Column::new("total".into(), total),
-            Column::new("per_second".into(), ps),
-            Column::new("per_trans".into(), pt),
-            Column::new("value".into(), value),
-            Column::new("unit".into(), unit),
-            Column::new("printed".into(), printed),
-            Column::new("lo".into(), lo),
-            Column::new("hi".into(), hi),
+            text("source", &m.source),
+            text("format", m.format),
+            text("report_kind", m.report_kind),
+            int("db_id", m.db_id),
+            text("db_name", &m.db_name),
+            Column::new(
+                "instance".into(),
+                rows.iter().map(|r| r.instance.as_str()).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "instance_number".into(),
+                rows.iter().map(|r| r.instance_number).collect::<Vec<_>>(),
+            ),
+            int("begin_snap", m.begin_snap),
+            int("end_snap", m.end_snap),
+            time("begin_time", m.begin_time),
+            time("end_time", m.end_time),
+            elapsed,
+            Column::new(
+                "section".into(),
+                rows.iter().map(|r| r.section).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "statistic".into(),
+                rows.iter()
+                    .map(|r| r.statistic.as_str())
+                    .collect::<Vec<_>>(),
+            ),
+            col("total", &|r| r.total),
+            col("per_second", &|r| r.per_second),
+            col("per_trans", &|r| r.per_trans),
+            col("value", &|r| r.value),
+            Column::new(
+                "unit".into(),
+                rows.iter().map(|r| r.unit).collect::<Vec<_>>(),
+            ),
+            Column::new(
+                "printed".into(),
+                rows.iter()
+                    .map(|r| r.printed.as_deref())
+                    .collect::<Vec<_>>(),
+            ),
+            col("lo", &|r| r.lo),
+            col("hi", &|r| r.hi),
         ];
         Ok(Model {
             df: DataFrame::new(n, cols)?,

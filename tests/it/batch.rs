@@ -250,7 +250,7 @@ fn the_series_is_a_polars_frame_and_the_model_exports() {
     assert_eq!(header, sizer::model::COLUMNS.join(","));
     assert!(csv.contains("physical read total IO requests"));
     // Rows: every model row of the three reports.
-    assert_eq!(csv.lines().count() - 1, run.model.df.height());
+    assert_eq!(csv.lines().count() - 1, run.model().unwrap().df.height());
     std::fs::remove_dir_all(&d).unwrap();
 }
 
