@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod awr;
+mod checked;
 mod dates;
 pub mod disk;
 pub mod entity;
@@ -126,8 +127,9 @@ pub fn parse_bytes_into(
 ) -> Result<Format, ParseError> {
     let decoded = input::decode(bytes)?;
     let parser = registry::detect(&decoded.text)?;
+    let mut checked = checked::Checked::new(sink);
     let mut stamped = WithEncoding {
-        inner: sink,
+        inner: &mut checked,
         encoding: decoded.encoding,
     };
     parser.parse(&decoded.text, settings, &mut stamped)?;
@@ -159,7 +161,8 @@ pub fn parse_path_into(
         if let Ok(parser) = registry::detect(&head) {
             if parser.streams() {
                 let mut src = input::open_stream(path)?;
-                return match parser.parse_stream(&mut src, settings, sink) {
+                let mut checked = checked::Checked::new(sink);
+                return match parser.parse_stream(&mut src, settings, &mut checked) {
                     Err(ParseError::Io { source, .. }) => Err(ParseError::Io {
                         path: path.to_path_buf(),
                         source,

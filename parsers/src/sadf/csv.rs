@@ -358,11 +358,15 @@ pub(super) fn stamp(field: &str) -> Option<Stamp> {
 }
 
 /// A value cell: a number (decimal point or, for a non-C `LC_NUMERIC`, a decimal comma), `None`
-/// when blank or `nan`.
+/// when blank. `nan`, `-nan` and `inf` read as themselves: [`crate::checked`] makes them unknown,
+/// with a warning naming the cell.
 pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
     let t = tok.trim();
-    if t.is_empty() || t.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") {
+    if t.is_empty() {
         return Ok(None);
+    }
+    if t.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") {
+        return Ok(Some(f64::NAN));
     }
     let owned;
     let mut s = t;
@@ -375,8 +379,7 @@ pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
     }
     let r: R<'_, f64> = all_consuming(double).parse(s);
     match r {
-        Ok((_, v)) if v.is_finite() => Ok(Some(v)),
-        Ok(_) => Ok(None),
+        Ok((_, v)) => Ok(Some(v)),
         Err(_) => Err(format!("'{t}' is not a number")),
     }
 }

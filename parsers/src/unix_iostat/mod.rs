@@ -146,7 +146,8 @@ use chrono::{DateTime, NaiveDateTime};
 use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
 use crate::lines::{clip, head, CLIP_UNIX};
-use crate::num::{number, Scale};
+// As printed: `crate::checked` makes NaN, inf, negative and huge values unknown, with a warning.
+use crate::num::{as_printed as number, Scale};
 
 mod aix;
 mod solaris;

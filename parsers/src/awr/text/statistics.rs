@@ -128,7 +128,13 @@ pub(crate) fn efficiency(d: &Doc, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
             break;
         };
         for (name, v) in pairs {
-            let v = cx.num(&sec.title, l.no, &name, &v);
+            let pct = crate::awr::efficiency_range(&name);
+            let v = cx.keep(
+                &sec.title,
+                l.no,
+                &name,
+                crate::num::number_in(&v, Scale::Decimal, pct),
+            );
             out.push((name, v));
         }
     }

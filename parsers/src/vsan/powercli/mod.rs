@@ -485,11 +485,8 @@ fn value_cell(s: &str) -> Result<Option<f64>, ()> {
     } else {
         s
     };
-    s.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .map(Some)
-        .ok_or(())
+    // NaN and inf pass as read: `crate::checked` makes them unknown, with a warning naming the cell.
+    s.parse::<f64>().ok().map(Some).ok_or(())
 }
 
 /// A name cut by the table view (`...` in PowerShell 5.1, `…` in 7.x).
