@@ -145,10 +145,12 @@ pub fn parse_bytes_into(
 /// a database report is read whole, decoded ([`input::decode`]) and parsed.
 ///
 /// A streamed Linux iostat log is read leniently, as a log still being written is: a report with
-/// a value that is not a number is left out and counted in the skipped lines, and a line that does
-/// not fit its header stops the read (the reports before it are kept and the stop is a warning)
-/// unless no report came before it. [`parse_file`] reads such a log strictly (the first bad report
-/// is the error).
+/// a value that is not a number, or with a line that does not fit its header, is left out and
+/// counted in the skipped lines, and the rest of the log is read (unless no report could be read
+/// at all). [`parse_file`] reads such a log strictly (the first bad report is the error).
+///
+/// Every record reaches `sink` through [`checked`]: a number that is not a value (NaN, inf,
+/// negative, beyond [`num::MAX_VALUE`]) is unknown, with a warning naming where it was.
 ///
 /// # Errors
 /// [`ParseError::Io`] naming the path; else as [`parse_bytes_into`].

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 pub struct Demand {
     /// IOPS the storage must serve (requests/s), summed by the caller from
     /// the terms of [`RuleSet::required_iops_formula`](crate::rules::RuleSet::required_iops_formula).
-    pub required_iops: f64,
+    /// `None` when the subject could not be sized (its JSON demand then says unknown, not 0).
+    pub required_iops: Option<f64>,
     /// Read requests per second; `None` when the source gives no read/write split (the rules then
     /// count every request as a write, [`Note::SplitUnknownAllWrites`](crate::rules::Note)).
     pub read_iops: Option<f64>,

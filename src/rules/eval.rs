@@ -26,8 +26,8 @@ impl Values {
         let mut vals = [None; Metric::ALL.len()];
         for (i, m) in Metric::ALL.iter().enumerate() {
             vals[i] = known(match m {
-                Metric::RequiredIops => Some(d.required_iops),
-                Metric::SizedIops => Some(d.required_iops * k),
+                Metric::RequiredIops => d.required_iops,
+                Metric::SizedIops => d.required_iops.map(|r| r * k),
                 Metric::ReadIops => d.read_iops,
                 Metric::WriteIops => d.write_iops,
                 Metric::ReadMbS => d.read_mb_s,

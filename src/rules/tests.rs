@@ -24,7 +24,7 @@ pub(super) fn fewest() -> RuleSet {
 /// redo-inclusive formula).
 fn sample() -> Demand {
     Demand {
-        required_iops: 924.86,
+        required_iops: Some(924.86),
         read_iops: Some(832.58),
         write_iops: Some(63.99),
         read_mb_s: Some(6.82),
@@ -626,7 +626,7 @@ fn capacity_drives_and_max_units() {
 #[test]
 fn too_many_drives_is_infeasible() {
     let d = Demand {
-        required_iops: 30000.0,
+        required_iops: Some(30000.0),
         read_iops: Some(30000.0),
         write_iops: Some(0.0),
         ..Demand::default()
@@ -731,7 +731,7 @@ fn aws_sample_configurations_and_costs() {
 fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
     // 5,000 IOPS, 300 MB/s, 500 GiB, no headroom.
     let d = Demand {
-        required_iops: 5000.0,
+        required_iops: Some(5000.0),
         read_iops: Some(4000.0),
         write_iops: Some(1000.0),
         read_mb_s: Some(300.0),
@@ -804,7 +804,7 @@ fn io2_tiered_iops_price() {
     // 1,000 GiB × 0.125 = 125 + 2,444 = $2,569. gp3 = 1,000 × 0.08 + 37,000 ×
     // 0.005 = 80 + 185 = $265. The sustained-IO rule (40,000 > 16,000) prefers io2.
     let d = Demand {
-        required_iops: 40_000.0,
+        required_iops: Some(40_000.0),
         read_iops: Some(30_000.0),
         write_iops: Some(10_000.0),
         capacity_gib: Some(1000.0),
@@ -840,7 +840,7 @@ fn striping_when_one_volume_is_not_enough() {
     // 20,000 IOPS, no headroom: gp2 max 16,000 per volume → 2 volumes of
     // 10,000 IOPS = ceil(10,000 / 3) = 3,334 GiB each; 2 × 3,334 × 0.10 = $666.80.
     let d = Demand {
-        required_iops: 20_000.0,
+        required_iops: Some(20_000.0),
         read_iops: Some(20_000.0),
         ..Demand::default()
     };
@@ -891,7 +891,7 @@ fn io1_throughput_follows_provisioned_iops() {
     // 286.1 MiB/s need 286.1 / 0.25 = 1,144.4 → 1,145 IOPS each (256 KiB part), size
     // ceil(1,145 / 50) = 23 GiB: 2 × (23 × 0.125 + 1,145 × 0.065) = $154.60.
     let d = Demand {
-        required_iops: 1000.0,
+        required_iops: Some(1000.0),
         read_iops: Some(1000.0),
         read_mb_s: Some(600.0),
         ..Demand::default()
@@ -915,7 +915,7 @@ fn io1_throughput_follows_provisioned_iops() {
 #[test]
 fn large_io_is_counted_in_256_kib_units_and_noted() {
     let d = Demand {
-        required_iops: 1000.0,
+        required_iops: Some(1000.0),
         read_iops: Some(1000.0),
         write_iops: Some(0.0),
         read_mb_s: Some(524.288), // 1,000 × 512 KiB
@@ -950,7 +950,7 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
     // An IO-heavy one (4,000 × 1.3 = 5,200 sized IOPS > 3,000) moves to io2.
     let mut d = sample();
     d.single_block_read_ms = Some(0.8);
-    d.required_iops = 4000.0;
+    d.required_iops = Some(4000.0);
     d.read_iops = Some(3600.0);
     d.write_iops = Some(400.0);
     let r = recommend(&builtin(), &d, &opts(30.0));
@@ -976,7 +976,7 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
 #[test]
 fn unknown_metrics_are_reported_as_not_evaluated() {
     let d = Demand {
-        required_iops: 500.0,
+        required_iops: Some(500.0),
         read_iops: Some(400.0),
         write_iops: Some(100.0),
         ..Demand::default()
@@ -1100,7 +1100,7 @@ fn number_formatting() {
 #[test]
 fn unknown_throughput_is_checked_on_iops_only_never_as_zero() {
     let d = Demand {
-        required_iops: 1000.0,
+        required_iops: Some(1000.0),
         read_iops: Some(800.0),
         write_iops: Some(200.0),
         avg_read_kib: Some(8.0),
@@ -1134,7 +1134,7 @@ fn unknown_throughput_is_checked_on_iops_only_never_as_zero() {
 #[test]
 fn unknown_split_is_null_and_counted_as_writes() {
     let d = Demand {
-        required_iops: 500.0,
+        required_iops: Some(500.0),
         read_mb_s: Some(1.0),
         write_mb_s: Some(1.0),
         ..Demand::default()

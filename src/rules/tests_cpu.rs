@@ -7,7 +7,7 @@ const ID: &str = "host-cpu-bounds-workload";
 
 fn demand(busy: Option<f64>) -> Demand {
     Demand {
-        required_iops: 1_353.87,
+        required_iops: Some(1_353.87),
         read_iops: Some(1_140.46),
         write_iops: Some(140.59),
         read_mb_s: Some(439.19),

@@ -29,7 +29,7 @@ fn option<'a>(r: &'a Recommendation, tier: &str) -> &'a TierOption {
 /// shared corpus; these are the order of magnitude, not its exact figures.)
 fn heavy_scan() -> Demand {
     Demand {
-        required_iops: 20_000.0,
+        required_iops: Some(20_000.0),
         read_iops: Some(18_000.0),
         write_iops: Some(2_000.0),
         read_mb_s: Some(23_000.0),
@@ -179,7 +179,7 @@ fn latency_rule_keeps_flash_when_15k_would_lower_a_grade() {
     // DBV-like: 275 sized IOPS, reads 0.51 ms (A+), log writes 0.37 ms (A-). 15K at 6 ms would
     // grade random reads B and 1 KiB log writes D: avoided by weight 10, plus 1 for end of life.
     let d = Demand {
-        required_iops: 211.81,
+        required_iops: Some(211.81),
         read_iops: Some(54.30),
         write_iops: Some(83.23),
         read_mb_s: Some(18.71),

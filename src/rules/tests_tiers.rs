@@ -35,7 +35,7 @@ fn recommended<'a>(r: &'a Recommendation, platform: &str) -> &'a TierOption {
 fn load(iops: f64, read_share: f64, kib: f64) -> Demand {
     let (r, w) = (iops * read_share, iops * (1.0 - read_share));
     Demand {
-        required_iops: iops,
+        required_iops: Some(iops),
         read_iops: Some(r),
         write_iops: Some(w),
         read_mb_s: Some(r * kib * 1024.0 / 1e6),
@@ -251,7 +251,7 @@ fn gp2_burst_counts_only_when_the_bucket_outlasts_the_measured_peak() {
 fn azure_fixed_sizes_provisioned_v2_and_ultra_by_hand() {
     // 4,000 IOPS, 100 MB/s (decimal: 4,000 × 25,000 B), no headroom.
     let d = Demand {
-        required_iops: 4000.0,
+        required_iops: Some(4000.0),
         read_iops: Some(3000.0),
         write_iops: Some(1000.0),
         read_mb_s: Some(75.0),
@@ -291,7 +291,7 @@ fn azure_fixed_sizes_provisioned_v2_and_ultra_by_hand() {
 fn azure_p_tier_credit_burst_covers_a_short_peak() {
     // 3,000 IOPS, 50 MB/s for a 20-minute peak over a 100 IOPS average.
     let mut d = Demand {
-        required_iops: 3000.0,
+        required_iops: Some(3000.0),
         read_iops: Some(3000.0),
         read_mb_s: Some(50.0),
         avg_read_kib: Some(50e6 / 3000.0 / 1024.0),
@@ -728,7 +728,7 @@ fn premium_ssd_is_striped_for_throughput_without_a_capacity() {
     let kib = 505.9;
     let reads = mb_s * 1e6 / (kib * 1024.0);
     let d = Demand {
-        required_iops: reads,
+        required_iops: Some(reads),
         read_iops: Some(reads),
         read_mb_s: Some(mb_s),
         avg_read_kib: Some(kib),
@@ -748,7 +748,7 @@ fn premium_ssd_is_striped_for_throughput_without_a_capacity() {
 #[test]
 fn hyperdisk_extreme_below_its_positioning_is_avoided_with_the_reason() {
     let d = Demand {
-        required_iops: 1900.0,
+        required_iops: Some(1900.0),
         read_iops: Some(1508.6),
         write_iops: Some(391.4),
         read_mb_s: Some(768.05),

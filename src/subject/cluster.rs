@@ -358,7 +358,7 @@ pub(crate) fn cluster(
                 _ => None,
             };
             let mut demand = Demand {
-                required_iops: trim6(target),
+                required_iops: Some(trim6(target)),
                 read_iops: r.map(trim6),
                 write_iops: w.map(trim6),
                 read_mb_s: rm.map(trim6),

@@ -636,7 +636,7 @@ pub(crate) fn database(
                     .map(|r| (r.lo_ms, r.hi_ms.unwrap_or(f64::INFINITY)))
             };
             let demand = Demand {
-                required_iops: trim6(t),
+                required_iops: Some(trim6(t)),
                 read_iops: stat("read_iops").map(trim6),
                 write_iops: stat("write_iops").map(trim6),
                 read_mb_s: read_mb_s.map(trim6),

@@ -672,7 +672,7 @@ pub(crate) fn host(
             // None when the read size is unknown: the latency is then not graded.
             let small_reads = avg_read_kib.map(|k| k <= SMALL_READ_KIB);
             let demand = Demand {
-                required_iops: trim6(target),
+                required_iops: Some(trim6(target)),
                 read_iops: ri.map(trim6),
                 write_iops: wi.map(trim6),
                 read_mb_s: read_mb.map(trim6),

@@ -11,5 +11,6 @@ mod hosts;
 mod onprem;
 mod snapshots;
 mod tiers;
+mod values;
 mod virt;
 mod vm_hosts;

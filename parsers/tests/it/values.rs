@@ -240,3 +240,42 @@ fn non_finite_iostat_cells_are_unknown_with_a_warning() {
         "{w}"
     );
 }
+
+/// One iostat line that does not fit its header, mid-file (`sdb 1.00 2.00` cut to `sdb 1.00`),
+/// read as the engine reads a log (streamed, [`sizer_parsers::parse_path_into`]): its report is
+/// left out and named in the skipped lines (line 9, what was expected), and the rest of the log
+/// is read (reports of lines 3 and 11, not only the one before the cut line).
+#[test]
+fn iostat_line_that_does_not_fit_its_header_mid_file_is_skipped_and_the_rest_read() {
+    let head = "Linux 5.15.0 (db01) \t01/12/2026 \t_x86_64_\t(8 CPU)\n\n";
+    let report = |sdb: &str| format!("Device r/s w/s\nsda 1.00 2.00\nsdb {sdb}\n\n");
+    let text = format!(
+        "{head}{}{}{}",
+        report("3.00 4.00"),
+        report("1.00"),
+        report("5.00 6.00")
+    );
+    let path = std::env::temp_dir().join(format!("values-iostat-cut-{}.txt", std::process::id()));
+    std::fs::write(&path, &text).unwrap();
+    let mut sink = sizer_parsers::sink::Collect::new();
+    let r = sizer_parsers::parse_path_into(&path, &Default::default(), &mut sink);
+    std::fs::remove_file(&path).unwrap();
+    r.unwrap();
+    let Some(Parsed::Devices(d)) = sink.into_parsed() else {
+        panic!("not a device log")
+    };
+    let lines: Vec<usize> = d.reports.iter().map(|r| r.line).collect();
+    assert_eq!(lines, vec![3, 11]);
+    close(
+        d.reports[1].devices[1].normalised.read_iops,
+        5.0,
+        "sdb after the cut line",
+    );
+    assert_eq!(d.skipped.len(), 1, "{:?}", d.skipped);
+    assert_eq!(d.skipped[0].line, 9);
+    assert!(
+        d.skipped[0].reason.contains("2 values") && d.skipped[0].reason.contains("'sdb 1.00'"),
+        "{:?}",
+        d.skipped
+    );
+}

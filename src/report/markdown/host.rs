@@ -235,7 +235,7 @@ pub(crate) fn write_host(
                 } else {
                     h.size_on.name().to_string()
                 },
-                fmt_num(h.demand.required_iops, 2),
+                crate::report::fmt::opt_num(h.demand.required_iops, 2),
                 crate::report::fmt::throughput_text(&h.demand),
                 match (h.demand.read_iops, h.demand.write_iops) {
                     (Some(r), Some(w)) if r + w > 0.0 =>

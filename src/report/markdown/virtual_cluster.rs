@@ -252,7 +252,7 @@ pub(crate) fn write_virtual(
                 out,
                 "Sized on the {} of the front end: {} IOPS, {}.\n",
                 v.size_on.name(),
-                fmt_num(v.demand.required_iops, 2),
+                crate::report::fmt::opt_num(v.demand.required_iops, 2),
                 crate::report::fmt::throughput_text(&v.demand)
             )?;
             write_recommendation(out, r)?;

@@ -114,7 +114,13 @@ impl Workload {
     pub(crate) fn new(d: &Demand, headroom_pct: f64, dec: usize) -> Workload {
         let mut notes = Vec::new();
         let k = 1.0 + headroom_pct / 100.0;
-        let req = finite_nonneg(d.required_iops, "required_iops", &mut notes);
+        // The engine sizes only a known, finite figure (`sizing::size`); unknown here is 0 with
+        // the note saying so.
+        let req = finite_nonneg(
+            d.required_iops.unwrap_or(f64::NAN),
+            "required_iops",
+            &mut notes,
+        );
         let r = known_nonneg(d.read_iops, "read_iops", &mut notes);
         let w = known_nonneg(d.write_iops, "write_iops", &mut notes);
         let rmb = known_nonneg(d.read_mb_s, "read_mb_s", &mut notes);
