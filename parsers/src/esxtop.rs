@@ -647,7 +647,7 @@ fn parse_lines<L: AsRef<str>>(
                         None
                     } else {
                         match t.parse::<f64>() {
-                            // NaN and inf pass as read: `crate::checked` makes them unknown, with a warning naming the cell.
+                            // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
                             Ok(v) => Some(v * factor),
                             _ => {
                                 bad_values += 1;

@@ -99,7 +99,7 @@ use crate::disk::{
 };
 use crate::error::ParseError;
 use crate::lines::{clip, head, text_lines, CLIP_UNIX};
-// As printed: `crate::checked` makes NaN, inf, negative and huge values unknown, with a warning.
+// As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.
 use crate::num::{as_printed as number, Scale};
 
 /// Format id.

@@ -15,7 +15,7 @@
 //! within its [`Range`]: not negative for a count, rate, time, size or percentage, at most 100 for
 //! a percentage of a whole. [`number`] and [`duration_ms`] check it; the parsers with their own
 //! number grammar (sysstat JSON, `sadf -d`, vSAN, esxtop, nmon, …) call [`value`] on what they
-//! read, and [`crate::checked`] checks every record once more on its way out of the crate. A cell
+//! read, and the `checked` sink checks every record once more on its way out of the crate. A cell
 //! that fails is an error for its caller, which makes it unknown with a warning naming the line
 //! and the cell (never 0, never a number).
 
@@ -122,7 +122,7 @@ pub fn number_in(cell: &str, scale: Scale, range: Range) -> Result<Option<f64>, 
 }
 
 /// [`number`] without the [`value`] check: what the cell reads as (`NaN`, `-1` and `1e308`
-/// included). For the OS-log readers, whose records [`crate::checked`] checks on their way out,
+/// included). For the OS-log readers, whose records the `checked` sink checks on their way out,
 /// so that such a cell is unknown with a warning rather than an error for its whole report.
 ///
 /// # Errors

@@ -8,7 +8,7 @@
 //! unit in bytes, fills a field. [`sysstat_known`] tells which header names are known.
 
 use super::{Normalised, SystemHeader, GIB, MIB};
-// As printed: `crate::checked` makes NaN, inf, negative and huge values unknown, with a warning.
+// As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.
 use crate::num::{as_printed as number, Scale};
 
 const READ_BYTES: &[(&str, f64)] = &[

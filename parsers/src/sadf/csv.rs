@@ -358,7 +358,7 @@ pub(super) fn stamp(field: &str) -> Option<Stamp> {
 }
 
 /// A value cell: a number (decimal point or, for a non-C `LC_NUMERIC`, a decimal comma), `None`
-/// when blank. `nan`, `-nan` and `inf` read as themselves: [`crate::checked`] makes them unknown,
+/// when blank. `nan`, `-nan` and `inf` read as themselves: the `checked` sink makes them unknown,
 /// with a warning naming the cell.
 pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
     let t = tok.trim();

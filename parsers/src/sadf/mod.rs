@@ -332,7 +332,7 @@ mod tests {
         assert_eq!(cell("0.36"), Ok(Some(0.36)));
         assert_eq!(cell("13,89"), Ok(Some(13.89)));
         assert_eq!(cell(""), Ok(None));
-        // Read as NaN, made unknown with a warning on its way out (`crate::checked`).
+        // Read as NaN, made unknown with a warning on its way out (the `checked` sink).
         assert!(cell("-nan").unwrap().unwrap().is_nan());
         assert!(cell("1,234.5").is_err());
         assert!(cell("12K").is_err());

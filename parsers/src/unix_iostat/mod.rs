@@ -146,7 +146,7 @@ use chrono::{DateTime, NaiveDateTime};
 use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
 use crate::lines::{clip, head, CLIP_UNIX};
-// As printed: `crate::checked` makes NaN, inf, negative and huge values unknown, with a warning.
+// As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.
 use crate::num::{as_printed as number, Scale};
 
 mod aix;
@@ -201,7 +201,7 @@ fn values_line(t: &str) -> bool {
         any = true;
         let c = tok.as_bytes()[0];
         // `NaN` and `inf` are read as values too, so that the row is kept and the cell is made
-        // unknown with a warning (`crate::checked`), not the whole row left out (its report's
+        // unknown with a warning (the `checked` sink), not the whole row left out (its report's
         // host total would be one disk short).
         let non_finite = matches!(
             tok.trim_start_matches(['-', '+'])

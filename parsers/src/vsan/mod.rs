@@ -436,7 +436,7 @@ fn csv_value(cell: &str) -> Option<Option<f64>> {
     if c.is_empty() || c == "None" || c == "null" {
         return Some(None);
     }
-    // NaN and inf pass as read: `crate::checked` makes them unknown, with a warning naming the cell.
+    // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
     c.parse::<f64>().ok().map(Some)
 }
 
@@ -641,7 +641,7 @@ mod tests {
         assert_eq!(csv_value(" None"), Some(None));
         assert_eq!(csv_value(""), Some(None));
         assert_eq!(csv_value("x"), None);
-        // Made unknown, with a warning, on its way out (`crate::checked`).
+        // Made unknown, with a warning, on its way out (the `checked` sink).
         assert_eq!(csv_value("inf"), Some(Some(f64::INFINITY)));
     }
 

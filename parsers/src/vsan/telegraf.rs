@@ -187,7 +187,7 @@ fn point(l: &str) -> Option<Point> {
                 .strip_suffix('i')
                 .or_else(|| v.strip_suffix('u'))
                 .unwrap_or(v);
-            // NaN and inf pass as read: `crate::checked` makes them unknown, with a warning naming the cell.
+            // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
             Some(n.parse::<f64>().ok()?)
         };
         if num.is_none() {

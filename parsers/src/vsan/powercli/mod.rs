@@ -485,7 +485,7 @@ fn value_cell(s: &str) -> Result<Option<f64>, ()> {
     } else {
         s
     };
-    // NaN and inf pass as read: `crate::checked` makes them unknown, with a warning naming the cell.
+    // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
     s.parse::<f64>().ok().map(Some).ok_or(())
 }
 
