@@ -176,7 +176,7 @@ impl<'a> Checked<'a> {
             &at,
         );
         for d in &mut r.devices {
-            let dev = d.device.clone();
+            let dev = &d.device;
             let place = |what: &str| format!("device {dev}, {what}");
             let mut raw_refused = false;
             for (c, v) in &mut d.values {
