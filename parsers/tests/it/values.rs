@@ -279,3 +279,29 @@ fn iostat_line_that_does_not_fit_its_header_mid_file_is_skipped_and_the_rest_rea
         d.skipped
     );
 }
+
+/// The same in the text report (jasmin-bpsc 12.2.0.1): `physical read total IO requests 395,292
+/// 109.4 5.3` with its per-Second cell gone puts 5.3 (per Trans) under per Second. The row is an
+/// error, its values unknown, with a warning naming the section, the line (1969) and the
+/// statistic; the neighbouring row is read as before (physical read total bytes 1,253,750.3/s).
+#[test]
+fn text_activity_row_missing_a_cell_is_an_error_for_the_row() {
+    let Some(c) = corpus("jasmin-bpsc-12.2.0.1-aix-single-awrrpt.txt") else {
+        return;
+    };
+    let row = "physical read total IO requests             395,292          109.4           5.3\n";
+    let cut = "physical read total IO requests             395,292            5.3\n";
+    assert!(c.contains(row));
+    let r = awr(&c.replacen(row, cut, 1)).unwrap();
+    assert_eq!(per_s(&r, "physical read total IO requests"), None);
+    let w = r.warnings.join("\n");
+    assert!(
+        w.contains("(line 1969), physical read total IO requests: expected Total, per Second and per Trans, found 2 of them"),
+        "{w}"
+    );
+    close(
+        per_s(&r, "physical read total bytes"),
+        1_253_750.3,
+        "bytes/s",
+    );
+}

@@ -183,6 +183,21 @@ pub(crate) fn activity(d: &Doc, cx: &mut Ctx) -> Vec<ActivityStat> {
                     }
                     continue;
                 }
+                if c[tot].is_empty() || c[ps].is_empty() || c[pt].is_empty() {
+                    // A row missing a cell: the fixed-width columns would read its `per Trans`
+                    // as `per Second`. An error for the row, whose values are unknown.
+                    cx.warnings.push(format!(
+                        "section '{}' (line {}), {name}: expected Total, per Second and per \
+                         Trans, found {} of them — row left out, its values unknown",
+                        sec.title,
+                        ln.no,
+                        [&c[tot], &c[ps], &c[pt]]
+                            .iter()
+                            .filter(|v| !v.is_empty())
+                            .count()
+                    ));
+                    continue;
+                }
                 let s = ActivityStat {
                     total: cx.num(&sec.title, ln.no, &name, &c[tot]),
                     per_second: {
