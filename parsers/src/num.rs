@@ -296,6 +296,42 @@ pub fn to_c_locale(text: &str) -> String {
     out
 }
 
+/// `text` as a decimal-comma locale prints it: the inverse of [`to_c_locale`] for the numbers
+/// the C locale prints (`4,111,819` → `4.111.819`, `1,140.38` → `1.140,38`, `60.09` → `60,09`);
+/// runs that are no C number (`11.2.0.4.0`, `12.12.23`) stay as they are. For tests and
+/// mutation runs that need a real report as an NLS `de_DE` database would print it.
+pub fn to_decimal_comma(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (a, b) in number_runs(text) {
+        let run = &text[a..b];
+        if c_number(run) {
+            out.push_str(&text[last..a]);
+            out.extend(run.chars().map(|ch| match ch {
+                '.' => ',',
+                ',' => '.',
+                other => other,
+            }));
+            last = b;
+        }
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// `run` reads as a C-locale number: `ddd(,ddd)*(.d+)?` or `d+.d+`.
+fn c_number(run: &str) -> bool {
+    let swapped: String = run
+        .chars()
+        .map(|ch| match ch {
+            '.' => ',',
+            ',' => '.',
+            other => other,
+        })
+        .collect();
+    decimal_comma_number(&swapped)
+}
+
 /// `run` reads as a decimal-comma number: `ddd(.ddd)*(,d+)?` or `d+,d+`.
 fn decimal_comma_number(run: &str) -> bool {
     let (int, frac) = match run.split_once(',') {
@@ -453,6 +489,13 @@ mod tests {
             Ok(Some(29542.0))
         );
         assert_eq!(to_c_locale("2.144,8K"), "2,144.8K");
+        // And back: the C text as a decimal-comma locale prints it, and round trip.
+        let c = "Elapsed: 60.09 (mins) | 4,111,819 | 1,140.38 | 29,542 | 11.2.0.4.0 | 1.5em";
+        assert_eq!(
+            to_decimal_comma(c),
+            "Elapsed: 60,09 (mins) | 4.111.819 | 1.140,38 | 29.542 | 11.2.0.4.0 | 1.5em"
+        );
+        assert_eq!(to_c_locale(&to_decimal_comma(c)), c);
         // 10 votes, all for the comma.
         let many = "1.140,38 ".repeat(10);
         assert_eq!(detect_locale(&many), Locale::DecimalComma);

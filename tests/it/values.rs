@@ -464,3 +464,42 @@ fn one_nan_in_an_awr_cell_is_unknown_and_never_sizes_on_zero() {
     assert!(d["intervals"][0]["workload"]["read_iops"]["value"].is_null());
     assert!((d["recommendation"]["sized_iops"].as_f64().unwrap() - 1841.385).abs() < 0.01);
 }
+
+/// A decimal-comma AWR report (xydb 11.2.0.4 as an NLS de_DE database prints it: `1.140,38`,
+/// `4.111.819`, `60,09 (mins)`) sizes as its C-locale twin: required IOPS 1,140.38 + 295.42 +
+/// 25.62 = 1,461.42 (not 1.14 + … read as the C locale would, nor 22× too high), the same
+/// recommendation, and a warning that says how the numbers were read.
+#[test]
+fn decimal_comma_awr_sizes_as_its_c_twin() {
+    let src = root()
+        .join(C)
+        .join("awr/pcambell-xydb-11.2.0.4-single.html");
+    if !src.is_file() {
+        corpus_absent(&src);
+        return;
+    }
+    let text = std::fs::read_to_string(&src).unwrap();
+    let dir = std::env::temp_dir().join(format!("values-locale-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let de = dir.join("xydb-de_DE.html");
+    std::fs::write(&de, sizer_parsers::num::to_decimal_comma(&text)).unwrap();
+    let (_, c_json, _) = run(&src, "json");
+    let (code, de_json, _) = run(&de, "json");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, 0);
+    let (c, d): (Value, Value) = (
+        serde_json::from_str(&c_json).unwrap(),
+        serde_json::from_str(&de_json).unwrap(),
+    );
+    let req = |v: &Value| {
+        v["databases"][0]["intervals"][0]["workload"]["required_iops"]["value"].as_f64()
+    };
+    assert_eq!(req(&d), Some(1461.42));
+    assert_eq!(req(&d), req(&c));
+    let rec = |v: &Value| v["databases"][0]["recommendation"].clone();
+    assert_eq!(rec(&d), rec(&c));
+    assert!(
+        de_json.contains("numbers printed with a decimal comma"),
+        "no locale warning"
+    );
+}

@@ -19,49 +19,9 @@ fn awr(text: &str) -> Result<AwrReport, ParseError> {
     }
 }
 
-/// The text as an AWR run with `NLS_NUMERIC_CHARACTERS = ',.'` (de_DE) prints it: in every
-/// C-locale number (`4,111,819`, `1,140.38`, `60.09`) `.` and `,` swap. Version strings and dates
-/// (`11.2.0.4.0`, more than one `.` not in groups of 3) are left alone, as Oracle prints them.
+/// The text as an AWR run with `NLS_NUMERIC_CHARACTERS = ',.'` (de_DE) prints it.
 fn as_de_de(text: &str) -> String {
-    let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < b.len() {
-        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b',';
-        if b[i].is_ascii_digit() && (i == 0 || !word(b[i - 1])) {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.' || b[i] == b',') {
-                i += 1;
-            }
-            let mut end = i;
-            while end > start && !b[end - 1].is_ascii_digit() {
-                end -= 1;
-            }
-            let run = &text[start..end];
-            let (int, frac) = run.split_once('.').unwrap_or((run, ""));
-            let mut groups = int.split(',');
-            let c_number = !frac.contains(['.', ','])
-                && groups
-                    .next()
-                    .is_some_and(|g| g.len() <= 3 || !int.contains(','))
-                && groups.all(|g| g.len() == 3);
-            if c_number {
-                out.extend(run.chars().map(|c| match c {
-                    '.' => ',',
-                    ',' => '.',
-                    c => c,
-                }));
-            } else {
-                out.push_str(run);
-            }
-            out.push_str(&text[end..i]);
-        } else {
-            let ch = text[i..].chars().next().unwrap();
-            out.push(ch);
-            i += ch.len_utf8();
-        }
-    }
-    out
+    sizer_parsers::num::to_decimal_comma(text)
 }
 
 fn per_s(r: &AwrReport, stat: &str) -> Option<f64> {
