@@ -154,6 +154,37 @@ pub(crate) fn as_printed(cell: &str, scale: Scale) -> Result<Option<f64>, String
     Ok(Some(n * mult))
 }
 
+/// A cell of a tool that prints numbers with a decimal point, or with a decimal comma in a
+/// non-C locale (`sadf -d` under `LC_NUMERIC=de_DE`, PowerCLI under `de-DE`): `1.5` or `1,5`
+/// (one comma and no point). `Ok(None)` when blank. `NaN`, `-nan` and `inf` read as themselves,
+/// unchecked: the caller's records go through the `checked` sink, which makes them unknown with
+/// a warning naming the cell.
+///
+/// # Errors
+/// `'1,234.5' is not a number` (a thousands separator), and for anything else that is not a
+/// number.
+pub fn point_or_comma(tok: &str) -> Result<Option<f64>, String> {
+    let t = tok.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if t.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") {
+        return Ok(Some(f64::NAN));
+    }
+    let owned;
+    let mut s = t;
+    if t.contains(',') {
+        if t.contains('.') || t.matches(',').count() > 1 {
+            return Err(format!("'{t}' is not a number"));
+        }
+        owned = t.replace(',', ".");
+        s = &owned;
+    }
+    let r: nom::IResult<&str, f64> = all_consuming(double).parse(s);
+    r.map(|(_, v)| Some(v))
+        .map_err(|_| format!("'{t}' is not a number"))
+}
+
 /// Parses a duration cell into milliseconds (a [`value`]: finite, not negative).
 ///
 /// A value with a unit (`ns`, `us`, `µs`, `ms`, `s`, `m` for minutes, `h`) is converted; a bare
@@ -444,6 +475,19 @@ mod tests {
         assert!(number_in("104.2", Scale::Decimal, signed_pct).is_err());
         assert!(number_in("NaN", Scale::Decimal, signed_pct).is_err());
         assert!(value(f64::NAN, "x", Range::Signed { percent: false }).is_err());
+    }
+
+    /// sadf -d and PowerCLI cells (one reader for both since issue 14).
+    #[test]
+    fn point_or_comma_cells() {
+        assert_eq!(point_or_comma("0.36"), Ok(Some(0.36)));
+        assert_eq!(point_or_comma(" 13,89 "), Ok(Some(13.89)));
+        assert_eq!(point_or_comma(""), Ok(None));
+        assert!(point_or_comma("-nan").unwrap().unwrap().is_nan());
+        assert_eq!(point_or_comma("inf"), Ok(Some(f64::INFINITY)));
+        assert!(point_or_comma("1,234.5").is_err());
+        assert!(point_or_comma("1,2,3").is_err());
+        assert!(point_or_comma("12K").is_err());
     }
 
     #[test]

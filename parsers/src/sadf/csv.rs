@@ -358,30 +358,9 @@ pub(super) fn stamp(field: &str) -> Option<Stamp> {
 }
 
 /// A value cell: a number (decimal point or, for a non-C `LC_NUMERIC`, a decimal comma), `None`
-/// when blank. `nan`, `-nan` and `inf` read as themselves: the `checked` sink makes them unknown,
-/// with a warning naming the cell.
+/// when blank ([`crate::num::point_or_comma`]).
 pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
-    let t = tok.trim();
-    if t.is_empty() {
-        return Ok(None);
-    }
-    if t.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") {
-        return Ok(Some(f64::NAN));
-    }
-    let owned;
-    let mut s = t;
-    if t.contains(',') {
-        if t.contains('.') || t.matches(',').count() > 1 {
-            return Err(format!("'{t}' is not a number"));
-        }
-        owned = t.replace(',', ".");
-        s = &owned;
-    }
-    let r: R<'_, f64> = all_consuming(double).parse(s);
-    match r {
-        Ok((_, v)) => Ok(Some(v)),
-        Err(_) => Err(format!("'{t}' is not a number")),
-    }
+    crate::num::point_or_comma(tok)
 }
 
 pub(super) fn warn_unknown_column(log: &mut DeviceLog, line: usize, c: &str) {

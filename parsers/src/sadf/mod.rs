@@ -146,7 +146,6 @@ use chrono::{DateTime, NaiveDateTime};
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{char, digit1, space1};
 use nom::combinator::{all_consuming, opt, recognize};
-use nom::number::complete::double;
 use nom::sequence::preceded;
 use nom::Parser;
 
