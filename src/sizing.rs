@@ -67,7 +67,8 @@ pub(crate) fn at(
 
 /// Sizes one subject: `basis` is the key in `statistics` of the figure sized; `demand_at` gets
 /// that figure at the chosen statistic (and the warnings, to add its own caveats) and returns the
-/// demand, or `None` when it cannot build one.
+/// demand, or `None` when it cannot build one. A figure that is not a finite number >= 0 is not
+/// sized (warning `figure_not_finite`): the answer says the figure is unknown, never sizes on 0.
 pub(crate) fn size(
     rules: &RuleSet,
     settings: &Settings,
@@ -81,7 +82,22 @@ pub(crate) fn size(
         capacity_gib: settings.capacity_gib,
         ..Demand::default()
     };
-    let Some(call) = at(statistics, basis, settings).and_then(|t| demand_at(t, warnings)) else {
+    let figure = at(statistics, basis, settings);
+    if let Some(t) = figure.filter(|t| !t.is_finite() || *t < 0.0) {
+        // Never sized on a figure that is not a number of IOPS (nor on 0 in its place).
+        warnings.push(Warning {
+            id: "figure_not_finite".into(),
+            message: format!(
+                "the sizing figure ({basis} at {}) is {t}, not a finite number of IOPS: not sized",
+                settings.size_on.name()
+            ),
+        });
+        return Sized {
+            demand: unsized_demand(),
+            recommendation: None,
+        };
+    }
+    let Some(call) = figure.and_then(|t| demand_at(t, warnings)) else {
         return Sized {
             demand: unsized_demand(),
             recommendation: None,

@@ -647,7 +647,8 @@ fn parse_lines<L: AsRef<str>>(
                         None
                     } else {
                         match t.parse::<f64>() {
-                            Ok(v) if v.is_finite() => Some(v * factor),
+                            // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
+                            Ok(v) => Some(v * factor),
                             _ => {
                                 bad_values += 1;
                                 first_bad.get_or_insert((line_no, n));

@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod awr;
+mod checked;
 mod dates;
 pub mod disk;
 pub mod entity;
@@ -126,8 +127,9 @@ pub fn parse_bytes_into(
 ) -> Result<Format, ParseError> {
     let decoded = input::decode(bytes)?;
     let parser = registry::detect(&decoded.text)?;
+    let mut checked = checked::Checked::new(sink);
     let mut stamped = WithEncoding {
-        inner: sink,
+        inner: &mut checked,
         encoding: decoded.encoding,
     };
     parser.parse(&decoded.text, settings, &mut stamped)?;
@@ -143,10 +145,12 @@ pub fn parse_bytes_into(
 /// a database report is read whole, decoded ([`input::decode`]) and parsed.
 ///
 /// A streamed Linux iostat log is read leniently, as a log still being written is: a report with
-/// a value that is not a number is left out and counted in the skipped lines, and a line that does
-/// not fit its header stops the read (the reports before it are kept and the stop is a warning)
-/// unless no report came before it. [`parse_file`] reads such a log strictly (the first bad report
-/// is the error).
+/// a value that is not a number, or with a line that does not fit its header, is left out and
+/// counted in the skipped lines, and the rest of the log is read (unless no report could be read
+/// at all). [`parse_file`] reads such a log strictly (the first bad report is the error).
+///
+/// Every record reaches `sink` through [`checked`]: a number that is not a value (NaN, inf,
+/// negative, beyond [`num::MAX_VALUE`]) is unknown, with a warning naming where it was.
 ///
 /// # Errors
 /// [`ParseError::Io`] naming the path; else as [`parse_bytes_into`].
@@ -171,7 +175,8 @@ pub fn parse_path_into(
                 if utf16 {
                     src = Box::new(sysstat_json::DecodeReader::new(src));
                 }
-                return match parser.parse_stream(&mut src, settings, sink) {
+                let mut checked = checked::Checked::new(sink);
+                return match parser.parse_stream(&mut src, settings, &mut checked) {
                     Err(ParseError::Io { source, .. }) => Err(ParseError::Io {
                         path: path.to_path_buf(),
                         source,

@@ -99,7 +99,8 @@ use crate::disk::{
 };
 use crate::error::ParseError;
 use crate::lines::{clip, head, text_lines, CLIP_UNIX};
-use crate::num::{number, Scale};
+// As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.
+use crate::num::{as_printed as number, Scale};
 
 /// Format id.
 pub const FORMAT: &str = "nmon";

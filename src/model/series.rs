@@ -43,8 +43,9 @@ impl SeriesStats {
     }
 }
 
-/// Statistics of one figure over a series: `values[i]` is sample `i` (`None` = unknown, left out
-/// of every statistic), `weight(i)` its weight in the average.
+/// Statistics of one figure over a series: `values[i]` is sample `i` (`None` or not finite =
+/// unknown, left out of every statistic), `weight(i)` its weight in the average (a weight that
+/// is not a finite number >= 0 counts as 0). No statistic is NaN or infinite.
 ///
 /// - `avg` = Σ vᵢ·wᵢ ÷ Σ wᵢ over the known values (`None` when Σ wᵢ = 0). Databases weigh by
 ///   interval length, hosts by interval length (× requests for latencies and IO sizes), clusters
@@ -58,13 +59,18 @@ pub fn series_stats(
     weight: impl Fn(usize) -> f64,
     unit: &'static str,
 ) -> (SeriesStats, Option<usize>) {
-    let ca = Float64Chunked::from_iter_options("v".into(), values.iter().copied());
+    // A value that is not finite is unknown here too (the parsers let none through; a sum or a
+    // ratio of the engine might still overflow): it never becomes a NaN statistic.
+    let finite = |v: &Option<f64>| v.filter(|x| x.is_finite());
+    let ca = Float64Chunked::from_iter_options("v".into(), values.iter().map(finite));
     let q = |p: f64| ca.quantile(p, QuantileMethod::Linear).ok().flatten();
     let (mut wsum, mut vsum) = (0.0, 0.0);
     let mut peak: Option<(usize, f64)> = None;
     for (i, v) in values.iter().enumerate() {
-        if let Some(v) = *v {
-            let w = weight(i);
+        if let Some(v) = finite(v) {
+            let w = Some(weight(i))
+                .filter(|w| w.is_finite() && *w >= 0.0)
+                .unwrap_or(0.0);
             wsum += w;
             vsum += v * w;
             match peak {
@@ -76,7 +82,7 @@ pub fn series_stats(
     let stats = SeriesStats {
         unit,
         n: ca.len() - ca.null_count(),
-        avg: (wsum > 0.0).then(|| vsum / wsum),
+        avg: (wsum > 0.0).then(|| vsum / wsum).filter(|a| a.is_finite()),
         p50: q(0.50),
         p95: q(0.95),
         p99: q(0.99),

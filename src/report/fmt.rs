@@ -67,6 +67,17 @@ pub(crate) fn opt_num(v: Option<f64>, d: usize) -> String {
     v.map(|v| fmt_num(v, d)).unwrap_or_else(|| "unknown".into())
 }
 
+/// A demand's throughput as the sizing sentences quote it: `12.34 MB/s`, `0.49 MB/s read (write
+/// unknown)`, or `throughput unknown` (never 0.00 MB/s for an unknown figure).
+pub(crate) fn throughput_text(d: &crate::rules::Demand) -> String {
+    match (d.total_mb_s(), d.read_mb_s, d.write_mb_s) {
+        (Some(t), _, _) => format!("{} MB/s", fmt_num(t, 2)),
+        (None, Some(r), None) => format!("{} MB/s read (write unknown)", fmt_num(r, 2)),
+        (None, None, Some(w)) => format!("{} MB/s written (read unknown)", fmt_num(w, 2)),
+        _ => "throughput unknown".to_string(),
+    }
+}
+
 pub(crate) fn when(t: &Option<String>) -> String {
     t.as_deref().unwrap_or("?").replace('T', " ")
 }

@@ -36,8 +36,8 @@ fn explanation_sized_and_for_platform() {
         formula: "read_total + write_total + redo_writes".into(),
         headroom_pct: 30.0,
         sized_iops: 1202.318,
-        sized_mb_s: 12.3456,
-        sized_mib_s: 11.77,
+        sized_mb_s: Some(12.3456),
+        sized_mib_s: Some(11.77),
     };
     let words = "Sized for 924.86 IOPS (read_total + write_total + redo_writes) × (1 + 30 % headroom) = 1,202.32 IOPS and 12.35 MB/s = 11.77 MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).";
     assert_eq!(e.to_string(), words);
@@ -428,11 +428,25 @@ fn recommendation_notes() {
                 name: "read_iops".into(),
                 value: f64::NAN,
             },
-            "read_iops = NaN is not a finite non-negative number; 0 used",
+            "read_iops = NaN is not a finite non-negative number: taken as unknown",
         ),
         (
             Note::SplitUnknownAllWrites,
-            "read/write split unknown (read_iops + write_iops = 0): all required IOPS treated as writes (worst case for RAID)",
+            "read/write split unknown (read_iops + write_iops unknown or 0): all required IOPS treated as writes (worst case for RAID)",
+        ),
+        (
+            Note::ThroughputUnknown {
+                read_known: false,
+                write_known: false,
+            },
+            "throughput unknown: tiers checked on IOPS only",
+        ),
+        (
+            Note::ThroughputUnknown {
+                read_known: true,
+                write_known: false,
+            },
+            "write throughput unknown: tiers checked on IOPS and read throughput only (a lower bound of the throughput needed)",
         ),
         (
             Note::RequiredAboveReadWrite {

@@ -638,7 +638,7 @@ fn host_choices_are_worded_per_family() {
         hosts: &hosts,
         iops: 1900.0,
         counted: false,
-        mb_s: 788.43,
+        mb_s: Some(788.43),
     };
     assert_eq!(
         line.to_string(),

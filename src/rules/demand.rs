@@ -10,15 +10,18 @@ use serde::{Deserialize, Serialize};
 pub struct Demand {
     /// IOPS the storage must serve (requests/s), summed by the caller from
     /// the terms of [`RuleSet::required_iops_formula`](crate::rules::RuleSet::required_iops_formula).
-    pub required_iops: f64,
-    /// Read requests per second.
-    pub read_iops: f64,
-    /// Write requests per second.
-    pub write_iops: f64,
-    /// Read throughput, MB/s (1 MB = 10^6 bytes).
-    pub read_mb_s: f64,
-    /// Write throughput, MB/s (10^6 bytes).
-    pub write_mb_s: f64,
+    /// `None` when the subject could not be sized (its JSON demand then says unknown, not 0).
+    pub required_iops: Option<f64>,
+    /// Read requests per second; `None` when the source gives no read/write split (the rules then
+    /// count every request as a write, [`Note::SplitUnknownAllWrites`](crate::rules::Note)).
+    pub read_iops: Option<f64>,
+    /// Write requests per second; `None` as `read_iops`.
+    pub write_iops: Option<f64>,
+    /// Read throughput, MB/s (1 MB = 10^6 bytes); `None` = unknown (tiers are then checked on
+    /// IOPS only, [`Note::ThroughputUnknown`](crate::rules::Note)), never 0.
+    pub read_mb_s: Option<f64>,
+    /// Write throughput, MB/s (10^6 bytes); `None` as `read_mb_s`.
+    pub write_mb_s: Option<f64>,
     /// Average read request size, KiB (2^10 bytes).
     pub avg_read_kib: Option<f64>,
     /// Average write request size, KiB (2^10 bytes).
@@ -77,6 +80,13 @@ pub struct Demand {
     /// The wait event behind each graded latency and the waits its average rests on, keyed
     /// by the report card's `measured_by` (`single_block_read_ms`, …); empty for OS logs.
     pub latency_events: Vec<LatencyEvent>,
+}
+
+impl Demand {
+    /// Read + write MB/s (10^6 B/s); `None` when either is unknown.
+    pub fn total_mb_s(&self) -> Option<f64> {
+        self.read_mb_s.zip(self.write_mb_s).map(|(r, w)| r + w)
+    }
 }
 
 /// The wait event behind a graded latency.

@@ -21,20 +21,23 @@ fn known(v: Option<f64>) -> Option<f64> {
 impl Values {
     pub(crate) fn new(d: &Demand, headroom_pct: f64) -> Values {
         let k = 1.0 + headroom_pct / 100.0;
-        let total_mb_s = d.read_mb_s + d.write_mb_s;
-        let rw = d.read_iops + d.write_iops;
+        let total_mb_s = d.read_mb_s.zip(d.write_mb_s).map(|(r, w)| r + w);
+        let rw = d.read_iops.zip(d.write_iops).map(|(r, w)| r + w);
         let mut vals = [None; Metric::ALL.len()];
         for (i, m) in Metric::ALL.iter().enumerate() {
             vals[i] = known(match m {
-                Metric::RequiredIops => Some(d.required_iops),
-                Metric::SizedIops => Some(d.required_iops * k),
-                Metric::ReadIops => Some(d.read_iops),
-                Metric::WriteIops => Some(d.write_iops),
-                Metric::ReadMbS => Some(d.read_mb_s),
-                Metric::WriteMbS => Some(d.write_mb_s),
-                Metric::TotalMbS => Some(total_mb_s),
-                Metric::SizedMbS => Some(total_mb_s * k),
-                Metric::WriteShare => (rw > 0.0).then(|| d.write_iops / rw),
+                Metric::RequiredIops => d.required_iops,
+                Metric::SizedIops => d.required_iops.map(|r| r * k),
+                Metric::ReadIops => d.read_iops,
+                Metric::WriteIops => d.write_iops,
+                Metric::ReadMbS => d.read_mb_s,
+                Metric::WriteMbS => d.write_mb_s,
+                Metric::TotalMbS => total_mb_s,
+                Metric::SizedMbS => total_mb_s.map(|t| t * k),
+                Metric::WriteShare => match (rw, d.write_iops) {
+                    (Some(rw), Some(w)) if rw > 0.0 => Some(w / rw),
+                    _ => None,
+                },
                 Metric::AvgReadKib => d.avg_read_kib,
                 Metric::AvgWriteKib => d.avg_write_kib,
                 Metric::SmallReadShare => d.small_read_share,

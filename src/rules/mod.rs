@@ -168,8 +168,8 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         formula: formula.clone(),
         headroom_pct: headroom,
         sized_iops: w.sized_iops,
-        sized_mb_s: w.sized_mb_s,
-        sized_mib_s: w.sized_mib_s,
+        sized_mb_s: w.throughput_known.then_some(w.sized_mb_s),
+        sized_mib_s: w.throughput_known.then_some(w.sized_mib_s),
     }];
     let card = rules
         .sizing
@@ -230,8 +230,8 @@ pub fn recommend(rules: &RuleSet, demand: &Demand, opts: &Options) -> Recommenda
         required_iops: w.required_iops,
         required_iops_formula: formula,
         sized_iops: w.sized_iops,
-        sized_mb_s: w.sized_mb_s,
-        sized_mib_s: w.sized_mib_s,
+        sized_mb_s: w.throughput_known.then_some(w.sized_mb_s),
+        sized_mib_s: w.throughput_known.then_some(w.sized_mib_s),
         capacity_gib: w.capacity_gib,
         capacity_given: w.capacity_gib.is_some(),
         platforms,

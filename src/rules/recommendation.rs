@@ -70,6 +70,13 @@ fn round2<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((v * 100.0).round() / 100.0)
 }
 
+fn round2_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => round2(v, s),
+        None => s.serialize_none(),
+    }
+}
+
 fn cents<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_f64((v * 100.0).round() / 100.0)
 }
@@ -322,12 +329,14 @@ pub struct Recommendation {
     /// required_iops × (1 + headroom_pct / 100).
     #[serde(serialize_with = "round2")]
     pub sized_iops: f64,
-    /// (read + write MB/s) × (1 + headroom_pct / 100), MB/s (10^6).
-    #[serde(serialize_with = "round2")]
-    pub sized_mb_s: f64,
+    /// (read + write MB/s) × (1 + headroom_pct / 100), MB/s (10^6); `None` when the throughput
+    /// is unknown (the tiers were checked on IOPS only, [`Note::ThroughputUnknown`]). When only
+    /// one of read and write is known, the known part (a lower bound).
+    #[serde(serialize_with = "round2_opt")]
+    pub sized_mb_s: Option<f64>,
     /// `sized_mb_s` in MiB/s (× 10^6 / 2^20).
-    #[serde(serialize_with = "round2")]
-    pub sized_mib_s: f64,
+    #[serde(serialize_with = "round2_opt")]
+    pub sized_mib_s: Option<f64>,
     /// Capacity asked for, GiB.
     pub capacity_gib: Option<f64>,
     /// False when capacity was not given (sizes are then minimums for IOPS).

@@ -24,11 +24,11 @@ pub(super) fn fewest() -> RuleSet {
 /// redo-inclusive formula).
 fn sample() -> Demand {
     Demand {
-        required_iops: 924.86,
-        read_iops: 832.58,
-        write_iops: 63.99,
-        read_mb_s: 6.82,
-        write_mb_s: 1.5,
+        required_iops: Some(924.86),
+        read_iops: Some(832.58),
+        write_iops: Some(63.99),
+        read_mb_s: Some(6.82),
+        write_mb_s: Some(1.5),
         avg_read_kib: Some(8.0),
         avg_write_kib: Some(22.9),
         small_read_share: Some(0.9),
@@ -626,8 +626,9 @@ fn capacity_drives_and_max_units() {
 #[test]
 fn too_many_drives_is_infeasible() {
     let d = Demand {
-        required_iops: 30000.0,
-        read_iops: 30000.0,
+        required_iops: Some(30000.0),
+        read_iops: Some(30000.0),
+        write_iops: Some(0.0),
         ..Demand::default()
     };
     let r = recommend(&builtin(), &d, &opts(0.0));
@@ -656,8 +657,8 @@ fn too_many_drives_is_infeasible() {
 fn aws_sample_configurations_and_costs() {
     let r = recommend(&builtin(), &sample(), &opts(30.0));
     // MB/s: (6.82 + 1.5) × 1.3 = 10.816 MB/s = 10.816e6 / 2^20 = 10.3149 MiB/s.
-    assert_close!(r.sized_mb_s, 10.816);
-    assert_close!(r.sized_mib_s, 10.816e6 / 1_048_576.0);
+    assert_close!(r.sized_mb_s.unwrap(), 10.816);
+    assert_close!(r.sized_mib_s.unwrap(), 10.816e6 / 1_048_576.0);
 
     // gp3: 1,202.318 ≤ 3,000 included → 1 volume, 1 GiB (capacity unknown),
     // 3,000 IOPS, 125 MiB/s. Cost = 1 × $0.08 = $0.08, no IOPS/throughput charge.
@@ -730,10 +731,10 @@ fn aws_sample_configurations_and_costs() {
 fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
     // 5,000 IOPS, 300 MB/s, 500 GiB, no headroom.
     let d = Demand {
-        required_iops: 5000.0,
-        read_iops: 4000.0,
-        write_iops: 1000.0,
-        read_mb_s: 300.0,
+        required_iops: Some(5000.0),
+        read_iops: Some(4000.0),
+        write_iops: Some(1000.0),
+        read_mb_s: Some(300.0),
         capacity_gib: Some(500.0),
         ..Demand::default()
     };
@@ -803,9 +804,9 @@ fn io2_tiered_iops_price() {
     // 1,000 GiB × 0.125 = 125 + 2,444 = $2,569. gp3 = 1,000 × 0.08 + 37,000 ×
     // 0.005 = 80 + 185 = $265. The sustained-IO rule (40,000 > 16,000) prefers io2.
     let d = Demand {
-        required_iops: 40_000.0,
-        read_iops: 30_000.0,
-        write_iops: 10_000.0,
+        required_iops: Some(40_000.0),
+        read_iops: Some(30_000.0),
+        write_iops: Some(10_000.0),
         capacity_gib: Some(1000.0),
         ..Demand::default()
     };
@@ -839,8 +840,8 @@ fn striping_when_one_volume_is_not_enough() {
     // 20,000 IOPS, no headroom: gp2 max 16,000 per volume → 2 volumes of
     // 10,000 IOPS = ceil(10,000 / 3) = 3,334 GiB each; 2 × 3,334 × 0.10 = $666.80.
     let d = Demand {
-        required_iops: 20_000.0,
-        read_iops: 20_000.0,
+        required_iops: Some(20_000.0),
+        read_iops: Some(20_000.0),
         ..Demand::default()
     };
     let r = recommend(&builtin(), &d, &opts(0.0));
@@ -890,9 +891,9 @@ fn io1_throughput_follows_provisioned_iops() {
     // 286.1 MiB/s need 286.1 / 0.25 = 1,144.4 → 1,145 IOPS each (256 KiB part), size
     // ceil(1,145 / 50) = 23 GiB: 2 × (23 × 0.125 + 1,145 × 0.065) = $154.60.
     let d = Demand {
-        required_iops: 1000.0,
-        read_iops: 1000.0,
-        read_mb_s: 600.0,
+        required_iops: Some(1000.0),
+        read_iops: Some(1000.0),
+        read_mb_s: Some(600.0),
         ..Demand::default()
     };
     let r = recommend(&rs, &d, &opts(0.0));
@@ -914,9 +915,11 @@ fn io1_throughput_follows_provisioned_iops() {
 #[test]
 fn large_io_is_counted_in_256_kib_units_and_noted() {
     let d = Demand {
-        required_iops: 1000.0,
-        read_iops: 1000.0,
-        read_mb_s: 524.288, // 1,000 × 512 KiB
+        required_iops: Some(1000.0),
+        read_iops: Some(1000.0),
+        write_iops: Some(0.0),
+        read_mb_s: Some(524.288), // 1,000 × 512 KiB
+        write_mb_s: Some(0.0),
         avg_read_kib: Some(512.0),
         ..Demand::default()
     };
@@ -947,9 +950,9 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
     // An IO-heavy one (4,000 × 1.3 = 5,200 sized IOPS > 3,000) moves to io2.
     let mut d = sample();
     d.single_block_read_ms = Some(0.8);
-    d.required_iops = 4000.0;
-    d.read_iops = 3600.0;
-    d.write_iops = 400.0;
+    d.required_iops = Some(4000.0);
+    d.read_iops = Some(3600.0);
+    d.write_iops = Some(400.0);
     let r = recommend(&builtin(), &d, &opts(30.0));
     let f = fired(&r, "sub-ms-for-low-read-latency").unwrap();
     assert!(
@@ -973,9 +976,9 @@ fn latency_rules_prefer_io2_and_beat_the_gp3_preference() {
 #[test]
 fn unknown_metrics_are_reported_as_not_evaluated() {
     let d = Demand {
-        required_iops: 500.0,
-        read_iops: 400.0,
-        write_iops: 100.0,
+        required_iops: Some(500.0),
+        read_iops: Some(400.0),
+        write_iops: Some(100.0),
         ..Demand::default()
     };
     let r = recommend(&builtin(), &d, &opts(30.0));
@@ -1138,4 +1141,53 @@ fn an_average_known_only_as_a_bound_is_graded_on_its_bounds() {
         grade(&bounded(Some(close), 12.0)),
         ("C to C-".to_string(), Some(5))
     );
+/// Issue 14: an unknown throughput is not 0 MB/s. 1,000 IOPS of 8 KiB reads with no MB/s known:
+/// sized 1,000 × 1.3 = 1,300 IOPS, `sized_mb_s` unknown (null in JSON), the note says the tiers
+/// were checked on IOPS only, and a tier is still recommended (on IOPS).
+#[test]
+fn unknown_throughput_is_checked_on_iops_only_never_as_zero() {
+    let d = Demand {
+        required_iops: Some(1000.0),
+        read_iops: Some(800.0),
+        write_iops: Some(200.0),
+        avg_read_kib: Some(8.0),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    assert_close!(r.sized_iops, 1300.0);
+    assert_eq!((r.sized_mb_s, r.sized_mib_s), (None, None));
+    assert!(r.notes.contains(&Note::ThroughputUnknown {
+        read_known: false,
+        write_known: false
+    }));
+    let json = serde_json::to_value(&r).unwrap();
+    assert!(json["sized_mb_s"].is_null(), "{}", json["sized_mb_s"]);
+    assert!(r.platforms.iter().all(|p| p.recommended.is_some()));
+    // One part known: the known part is sized (a lower bound), never the unknown one as 0.
+    let d = Demand {
+        read_mb_s: Some(10.0),
+        ..d
+    };
+    let r = recommend(&builtin(), &d, &opts(30.0));
+    assert_close!(r.sized_mb_s.unwrap(), 13.0);
+    assert!(r.notes.contains(&Note::ThroughputUnknown {
+        read_known: true,
+        write_known: false
+    }));
+}
+
+/// Issue 14: an unknown read/write split stays unknown (null in JSON), and the rules count every
+/// request as a write (the worst case for RAID), saying so.
+#[test]
+fn unknown_split_is_null_and_counted_as_writes() {
+    let d = Demand {
+        required_iops: Some(500.0),
+        read_mb_s: Some(1.0),
+        write_mb_s: Some(1.0),
+        ..Demand::default()
+    };
+    let json = serde_json::to_value(&d).unwrap();
+    assert!(json["read_iops"].is_null() && json["write_iops"].is_null());
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    assert!(r.notes.contains(&Note::SplitUnknownAllWrites));
 }

@@ -7,11 +7,11 @@ const ID: &str = "host-cpu-bounds-workload";
 
 fn demand(busy: Option<f64>) -> Demand {
     Demand {
-        required_iops: 1_353.87,
-        read_iops: 1_140.46,
-        write_iops: 140.59,
-        read_mb_s: 439.19,
-        write_mb_s: 1.08,
+        required_iops: Some(1_353.87),
+        read_iops: Some(1_140.46),
+        write_iops: Some(140.59),
+        read_mb_s: Some(439.19),
+        write_mb_s: Some(1.08),
         host_cpu_busy_pct: busy,
         ..Demand::default()
     }

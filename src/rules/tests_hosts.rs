@@ -38,11 +38,11 @@ fn reason(o: &TierOption) -> String {
 fn load(iops: f64, read_share: f64, kib: f64) -> Demand {
     let (r, w) = (iops * read_share, iops * (1.0 - read_share));
     Demand {
-        required_iops: iops,
-        read_iops: r,
-        write_iops: w,
-        read_mb_s: r * kib * 1024.0 / 1e6,
-        write_mb_s: w * kib * 1024.0 / 1e6,
+        required_iops: Some(iops),
+        read_iops: Some(r),
+        write_iops: Some(w),
+        read_mb_s: Some(r * kib * 1024.0 / 1e6),
+        write_mb_s: Some(w * kib * 1024.0 / 1e6),
         avg_read_kib: Some(kib),
         avg_write_kib: Some(kib),
         ..Demand::default()
@@ -61,11 +61,11 @@ fn a_karlarao_sized_scan_load_fits_no_single_vm_on_any_cloud() {
     // (Standard_M176bds_4_v3, AZ-MBDSV3), Google 13,107.2 (c4-standard-288, GCP-C4N). 23,050
     // is above each, so no tier of any cloud meets it, each for the platform cap.
     let d = Demand {
-        required_iops: 40000.0,
-        read_iops: 38000.0,
-        write_iops: 2000.0,
-        read_mb_s: 23000.0,
-        write_mb_s: 50.0,
+        required_iops: Some(40000.0),
+        read_iops: Some(38000.0),
+        write_iops: Some(2000.0),
+        read_mb_s: Some(23000.0),
+        write_mb_s: Some(50.0),
         ..Demand::default()
     };
     let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure", "gcp"]));

@@ -29,11 +29,11 @@ fn option<'a>(r: &'a Recommendation, tier: &str) -> &'a TierOption {
 /// shared corpus; these are the order of magnitude, not its exact figures.)
 fn heavy_scan() -> Demand {
     Demand {
-        required_iops: 20_000.0,
-        read_iops: 18_000.0,
-        write_iops: 2_000.0,
-        read_mb_s: 23_000.0,
-        write_mb_s: 100.0,
+        required_iops: Some(20_000.0),
+        read_iops: Some(18_000.0),
+        write_iops: Some(2_000.0),
+        read_mb_s: Some(23_000.0),
+        write_mb_s: Some(100.0),
         avg_read_kib: Some(23_000.0e6 / 18_000.0 / 1024.0),
         avg_write_kib: Some(100.0e6 / 2_000.0 / 1024.0),
         ..Demand::default()
@@ -101,7 +101,11 @@ fn heavy_scan_on_premises_answer_is_flash_that_carries_its_mb_s() {
     assert_eq!(rec.drives_for_mb_s, Some(5));
     assert_eq!(rec.drives_set_by, Some(DrivesSetBy::Throughput));
     let carried = rec.throughput_mib_s.unwrap() * 1_048_576.0 / 1e6;
-    assert!(carried >= r.sized_mb_s, "{carried} < {}", r.sized_mb_s);
+    assert!(
+        carried >= r.sized_mb_s.unwrap(),
+        "{carried} < {}",
+        r.sized_mb_s.unwrap()
+    );
     // 7,200 rpm RAID 10: IOPS back-end 28,600 / 80 = 357.5 → 358 drives > 120: infeasible
     // (its MB/s alone would need ceil((29,900 + 260) / 285) = 106).
     let h = option(&r, "onprem.hdd7k.raid10");
@@ -114,8 +118,8 @@ fn heavy_scan_on_premises_answer_is_flash_that_carries_its_mb_s() {
 fn sized_mb_s_above_the_front_end_ceiling_is_infeasible() {
     // 40,000 MB/s (policy ceiling) < 31,000 × 1.3 = 40,300 MB/s sized.
     let mut d = heavy_scan();
-    d.read_mb_s = 31_000.0;
-    d.write_mb_s = 0.0;
+    d.read_mb_s = Some(31_000.0);
+    d.write_mb_s = Some(0.0);
     let r = recommend(&builtin(), &d, &onprem(30.0));
     let o = option(&r, "onprem.nvme.raid10");
     assert!(!o.feasible);
@@ -147,8 +151,8 @@ fn link_caps_the_24g_sas_ssd_and_unsourced_rates_make_a_tier_infeasible() {
     // A read-only load: the PM7 is sized (2,300 × 1.3 = 2,990 / 2,400 = 1.25 → 2 drives);
     // the 10K drive (no sourced rate) is infeasible; with writes, the PM7 is too.
     let mut d = heavy_scan();
-    d.read_mb_s = 2_300.0;
-    d.write_mb_s = 0.0;
+    d.read_mb_s = Some(2_300.0);
+    d.write_mb_s = Some(0.0);
     let r = recommend(&rs, &d, &onprem(30.0));
     assert_eq!(option(&r, "onprem.efd.raid10").drives_for_mb_s, Some(2));
     match &option(&r, "onprem.hdd10k.raid10").infeasible_reason {
@@ -158,7 +162,7 @@ fn link_caps_the_24g_sas_ssd_and_unsourced_rates_make_a_tier_infeasible() {
         }
         other => panic!("{other:?}"),
     }
-    d.write_mb_s = 10.0;
+    d.write_mb_s = Some(10.0);
     let r = recommend(&rs, &d, &onprem(30.0));
     match &option(&r, "onprem.efd.raid10").infeasible_reason {
         // 10 × 1.3 × 2 (RAID 10) = 26 MB/s of back-end writes.
@@ -175,11 +179,11 @@ fn latency_rule_keeps_flash_when_15k_would_lower_a_grade() {
     // DBV-like: 275 sized IOPS, reads 0.51 ms (A+), log writes 0.37 ms (A-). 15K at 6 ms would
     // grade random reads B and 1 KiB log writes D: avoided by weight 10, plus 1 for end of life.
     let d = Demand {
-        required_iops: 211.81,
-        read_iops: 54.30,
-        write_iops: 83.23,
-        read_mb_s: 18.71,
-        write_mb_s: 1.09,
+        required_iops: Some(211.81),
+        read_iops: Some(54.30),
+        write_iops: Some(83.23),
+        read_mb_s: Some(18.71),
+        write_mb_s: Some(1.09),
         single_block_read_ms: Some(0.51),
         log_write_ms: Some(0.37),
         avg_log_write_kib: Some(3.0),

@@ -35,11 +35,11 @@ fn recommended<'a>(r: &'a Recommendation, platform: &str) -> &'a TierOption {
 fn load(iops: f64, read_share: f64, kib: f64) -> Demand {
     let (r, w) = (iops * read_share, iops * (1.0 - read_share));
     Demand {
-        required_iops: iops,
-        read_iops: r,
-        write_iops: w,
-        read_mb_s: r * kib * 1024.0 / 1e6,
-        write_mb_s: w * kib * 1024.0 / 1e6,
+        required_iops: Some(iops),
+        read_iops: Some(r),
+        write_iops: Some(w),
+        read_mb_s: Some(r * kib * 1024.0 / 1e6),
+        write_mb_s: Some(w * kib * 1024.0 / 1e6),
         avg_read_kib: Some(kib),
         avg_write_kib: Some(kib),
         ..Demand::default()
@@ -148,7 +148,7 @@ fn twenty_thousand_iops_at_16_kib_gp3_versus_io2() {
     // io2: 20,000 / 1,000 = 20 GiB; 0.256 × 20,000 = 5,120 → 4,000 MiB/s cap ≥ 312.5.
     //   20 × 0.125 + 20,000 × 0.065 = 2.50 + 1,300 = 1,302.50.
     let r = recommend(&builtin(), &load(20000.0, 0.7, 16.0), &only("aws"));
-    assert_close!(r.sized_mib_s, 312.5);
+    assert_close!(r.sized_mib_s.unwrap(), 312.5);
     let gp3 = option(&r, "aws.gp3");
     assert_eq!((gp3.count, gp3.size_per_unit_gib), (1, 40.0));
     assert_close!(gp3.provisioned_iops.unwrap(), 20000.0);
@@ -251,11 +251,11 @@ fn gp2_burst_counts_only_when_the_bucket_outlasts_the_measured_peak() {
 fn azure_fixed_sizes_provisioned_v2_and_ultra_by_hand() {
     // 4,000 IOPS, 100 MB/s (decimal: 4,000 × 25,000 B), no headroom.
     let d = Demand {
-        required_iops: 4000.0,
-        read_iops: 3000.0,
-        write_iops: 1000.0,
-        read_mb_s: 75.0,
-        write_mb_s: 25.0,
+        required_iops: Some(4000.0),
+        read_iops: Some(3000.0),
+        write_iops: Some(1000.0),
+        read_mb_s: Some(75.0),
+        write_mb_s: Some(25.0),
         avg_read_kib: Some(25000.0 / 1024.0),
         avg_write_kib: Some(25000.0 / 1024.0),
         ..Demand::default()
@@ -291,9 +291,9 @@ fn azure_fixed_sizes_provisioned_v2_and_ultra_by_hand() {
 fn azure_p_tier_credit_burst_covers_a_short_peak() {
     // 3,000 IOPS, 50 MB/s for a 20-minute peak over a 100 IOPS average.
     let mut d = Demand {
-        required_iops: 3000.0,
-        read_iops: 3000.0,
-        read_mb_s: 50.0,
+        required_iops: Some(3000.0),
+        read_iops: Some(3000.0),
+        read_mb_s: Some(50.0),
         avg_read_kib: Some(50e6 / 3000.0 / 1024.0),
         peak_minutes: Some(20.0),
         mean_iops: Some(100.0),
@@ -701,9 +701,9 @@ mod props {
                             }
                             // Throughput in MiB/s; Azure tiers are sized in MB/s, which is
                             // the larger number for the same rate, so MiB/s ≥ need holds too.
-                            prop_assert!(o.throughput_mib_s.unwrap() + 1e-6 >= r.sized_mib_s - 1e-6
-                                || o.tier_id.starts_with("azure.") && o.throughput_mib_s.unwrap() * 1.048576 + 1e-6 >= r.sized_mb_s,
-                                "{}: {:?} MiB/s < {}", o.tier_id, o.throughput_mib_s, r.sized_mib_s);
+                            prop_assert!(o.throughput_mib_s.unwrap() + 1e-6 >= r.sized_mib_s.unwrap() - 1e-6
+                                || o.tier_id.starts_with("azure.") && o.throughput_mib_s.unwrap() * 1.048576 + 1e-6 >= r.sized_mb_s.unwrap(),
+                                "{}: {:?} MiB/s < {}", o.tier_id, o.throughput_mib_s, r.sized_mib_s.unwrap());
                         }
                     }
                     if let Some(c) = cap {
@@ -729,9 +729,9 @@ fn premium_ssd_is_striped_for_throughput_without_a_capacity() {
     let kib = 505.9;
     let reads = mb_s * 1e6 / (kib * 1024.0);
     let d = Demand {
-        required_iops: reads,
-        read_iops: reads,
-        read_mb_s: mb_s,
+        required_iops: Some(reads),
+        read_iops: Some(reads),
+        read_mb_s: Some(mb_s),
         avg_read_kib: Some(kib),
         ..Demand::default()
     };
@@ -749,11 +749,11 @@ fn premium_ssd_is_striped_for_throughput_without_a_capacity() {
 #[test]
 fn hyperdisk_extreme_below_its_positioning_is_avoided_with_the_reason() {
     let d = Demand {
-        required_iops: 1900.0,
-        read_iops: 1508.6,
-        write_iops: 391.4,
-        read_mb_s: 768.05,
-        write_mb_s: 20.38,
+        required_iops: Some(1900.0),
+        read_iops: Some(1508.6),
+        write_iops: Some(391.4),
+        read_mb_s: Some(768.05),
+        write_mb_s: Some(20.38),
         avg_read_kib: Some(505.9),
         avg_write_kib: Some(51.8),
         ..Demand::default()

@@ -309,9 +309,10 @@ pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) ->
     let mut warnings: Vec<Warning> = r
         .warnings
         .iter()
+        // Named by file, as the OS logs' and exports' are: a database may have many reports.
         .map(|m| Warning {
             id: "parser".into(),
-            message: m.clone(),
+            message: format!("{file}: {m}"),
         })
         .collect();
     if r.kind != ReportKind::RacGlobal && r.db.rac == Some(true) {

@@ -339,13 +339,13 @@ pub(crate) fn cluster(
                 .or_else(|| {
                     sizing::proportional(target, g(Measure::ReadIops), g(Measure::WriteIops))
                 })
-                .unwrap_or((0.0, 0.0));
+                .map_or((None, None), |(r, w)| (Some(r), Some(w)));
             let (crb, cwb) = (g(Measure::ReadBytesPerS), g(Measure::WriteBytesPerS));
             let (rm, wm) = match fstat("total_mb_s") {
                 Some(t) => sizing::proportional(t, favg("read_mb_s"), favg("write_mb_s"))
                     .or_else(|| sizing::proportional(t, crb, cwb))
-                    .unwrap_or((t, 0.0)),
-                None => (0.0, 0.0),
+                    .map_or((Some(t), Some(0.0)), |(r, w)| (Some(r), Some(w))),
+                None => (None, None),
             };
             let kib = |bytes: Option<f64>, iops: Option<f64>| match (bytes, iops) {
                 (Some(b), Some(n)) if n > 0.0 && b > 0.0 => Some(b / n / 1024.0),
@@ -358,11 +358,11 @@ pub(crate) fn cluster(
                 _ => None,
             };
             let mut demand = Demand {
-                required_iops: trim6(target),
-                read_iops: trim6(r),
-                write_iops: trim6(w),
-                read_mb_s: trim6(rm),
-                write_mb_s: trim6(wm),
+                required_iops: Some(trim6(target)),
+                read_iops: r.map(trim6),
+                write_iops: w.map(trim6),
+                read_mb_s: rm.map(trim6),
+                write_mb_s: wm.map(trim6),
                 avg_read_kib: kib(crb, g(Measure::ReadIops))
                     .or_else(|| avg_kib("read_mb_s", "read_iops"))
                     .map(trim6),
@@ -390,13 +390,14 @@ pub(crate) fn cluster(
                         .map_or("unknown".to_string(), |k| format!("{k:.1} KiB"))
                 ));
             }
-            if r + w <= 0.0 {
+            if r.zip(w).is_none_or(|(r, w)| r + w <= 0.0) {
                 warnings.push(Warning {
                     id: "split_unknown".into(),
                     message: "the front end gives no read/write split: the rules treat every IO as a write, the worst case for RAID".into(),
                 });
             }
-            split = Some((r, w));
+            // Policies are still listed without a split (their back-end IOPS unknown).
+            split = Some((r.unwrap_or(0.0), w.unwrap_or(0.0)));
             Some(DemandAt {
                 demand,
                 figure_decimals: 2,

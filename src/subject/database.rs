@@ -615,13 +615,11 @@ pub(crate) fn database(
     }
 
     // Throughput: the statistic of total MB/s (the figure printed), split between reads and
-    // writes in the proportion of their own statistics.
+    // writes in the proportion of their own statistics; unknown stays unknown.
     let (read_mb_s, write_mb_s) = stat("total_mb_s")
         .and_then(|t| sizing::proportional(t, stat("read_mb_s"), stat("write_mb_s")))
-        .unwrap_or((
-            stat("read_mb_s").unwrap_or(0.0),
-            stat("write_mb_s").unwrap_or(0.0),
-        ));
+        .map(|(r, w)| (Some(r), Some(w)))
+        .unwrap_or((stat("read_mb_s"), stat("write_mb_s")));
     let sized = sizing::size(
         rules,
         settings,
@@ -639,11 +637,11 @@ pub(crate) fn database(
                     .map(|r| (r.lo_ms, r.hi_ms.unwrap_or(f64::INFINITY)))
             };
             let demand = Demand {
-                required_iops: trim6(t),
-                read_iops: trim6(stat("read_iops").unwrap_or(0.0)),
-                write_iops: trim6(stat("write_iops").unwrap_or(0.0)),
-                read_mb_s: trim6(read_mb_s),
-                write_mb_s: trim6(write_mb_s),
+                required_iops: Some(trim6(t)),
+                read_iops: stat("read_iops").map(trim6),
+                write_iops: stat("write_iops").map(trim6),
+                read_mb_s: read_mb_s.map(trim6),
+                write_mb_s: write_mb_s.map(trim6),
                 avg_read_kib: o6(cw.avg_read_kib.exact),
                 avg_write_kib: o6(cw.avg_write_kib.exact),
                 small_read_share: match (cw.small_read_iops.exact, cw.read_iops.exact) {

@@ -634,27 +634,34 @@ pub(crate) fn host(
                 .unwrap_or([None; HOST_FIGURES]);
             let (read_mb, write_mb) =
                 match (stat("total_mb_s"), stat("read_mb_s"), stat("write_mb_s")) {
-                    (Some(t), None, None) => (t, 0.0),
+                    (Some(t), None, None) => (Some(t), Some(0.0)),
                     (t, r, w) => t
                         .and_then(|t| sizing::proportional(t, r, w))
-                        .unwrap_or((r.unwrap_or(0.0), w.unwrap_or(0.0))),
+                        .map(|(r, w)| (Some(r), Some(w)))
+                        .unwrap_or((r, w)),
                 };
             // The read/write split of the interval whose total is closest to the sizing figure,
             // scaled to that figure: independent percentiles of r/s and w/s do not add up to the
             // total's.
             let (ri, wi) = match (cf[READ_IOPS], cf[WRITE_IOPS], cf[TOTAL_IOPS]) {
-                (Some(r), Some(w), Some(t)) if t > 0.0 => (target * r / t, target * w / t),
-                (r, w, _) => sizing::proportional(target, r, w).unwrap_or_else(|| {
-                    warnings.push(Warning {
-                        id: "split_unknown".into(),
-                        message: "the logs give no read/write request split (a total only): the rules treat every IO as a write, the worst case for RAID".into(),
-                    });
-                    (0.0, 0.0)
-                }),
+                (Some(r), Some(w), Some(t)) if t > 0.0 => {
+                    (Some(target * r / t), Some(target * w / t))
+                }
+                (r, w, _) => match sizing::proportional(target, r, w) {
+                    Some((r, w)) => (Some(r), Some(w)),
+                    None => {
+                        warnings.push(Warning {
+                            id: "split_unknown".into(),
+                            message: "the logs give no read/write request split (a total only): the rules treat every IO as a write, the worst case for RAID".into(),
+                        });
+                        (None, None)
+                    }
+                },
             };
             // Throughput: the sizing statistic of MB/s, split like that interval's bytes.
             let (read_mb, write_mb) = stat("total_mb_s")
                 .and_then(|t| sizing::proportional(t, cf[READ_MB], cf[WRITE_MB]))
+                .map(|(r, w)| (Some(r), Some(w)))
                 .unwrap_or((read_mb, write_mb));
             let kib = |b: Option<f64>, n: Option<f64>| match (b, n) {
                 (Some(b), Some(n)) if n > 0.0 => Some(b * 1e6 / n / 1024.0),
@@ -665,11 +672,11 @@ pub(crate) fn host(
             // None when the read size is unknown: the latency is then not graded.
             let small_reads = avg_read_kib.map(|k| k <= SMALL_READ_KIB);
             let demand = Demand {
-                required_iops: trim6(target),
-                read_iops: trim6(ri),
-                write_iops: trim6(wi),
-                read_mb_s: trim6(read_mb),
-                write_mb_s: trim6(write_mb),
+                required_iops: Some(trim6(target)),
+                read_iops: ri.map(trim6),
+                write_iops: wi.map(trim6),
+                read_mb_s: read_mb.map(trim6),
+                write_mb_s: write_mb.map(trim6),
                 avg_read_kib: avg_read_kib.map(trim6),
                 avg_write_kib: kib(cf[WRITE_MB], cf[WRITE_IOPS]).map(trim6),
                 // Small reads' r_await is the OS view of a single-block read; large reads are

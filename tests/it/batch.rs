@@ -268,7 +268,10 @@ fn an_interval_spanning_an_instance_restart_is_flagged_and_left_out_of_peaks() {
         .replace("12-Mar-24 11:00:05", "12-Mar-24 12:00:05")
         .replace("12-Mar-24 10:00:05", "12-Mar-24 11:00:05")
         .replace("01-Mar-24 06:12", "12-Mar-24 11:30")
-        .replace(">2,400.12<", ">4,800.24<");
+        .replace(">2,400.12<", ">4,800.24<")
+        // The IO Profile total agrees with the rows (issue 14: a mismatch is an error):
+        // 4,800.24 + 600.09 = 5,400.33, printed with 1 decimal.
+        .replace(">           3,000.2<", ">           5,400.3<");
     assert_ne!(restarted, src);
     std::fs::write(d.join("restarted.html"), &restarted).unwrap();
     let v = run_json(std::slice::from_ref(&d), &Settings::default());
@@ -295,11 +298,13 @@ fn an_interval_spanning_an_instance_restart_is_flagged_and_left_out_of_peaks() {
 fn a_long_window_gets_the_peak_factor_of_the_hourly_series_in_the_run() {
     let d = temp("factor");
     let src = std::fs::read_to_string(root().join("fixtures/awr/awrrpt_19c_small.html")).unwrap();
-    // Three hourly intervals of SIZDEMO with read rates 2,400.12, 1,200.06 and 600.03 IOPS.
-    for (i, (snap, begin, end, reads)) in [
-        (4711, "10:00:05", "11:00:05", "2,400.12"),
-        (4712, "11:00:05", "12:00:05", "1,200.06"),
-        (4713, "12:00:05", "13:00:05", "600.03"),
+    // Three hourly intervals of SIZDEMO with read rates 2,400.12, 1,200.06 and 600.03 IOPS, and
+    // the IO Profile totals that agree with them (+ 600.09 writes, 1 decimal: a mismatch is an
+    // error since issue 14).
+    for (i, (snap, begin, end, reads, total)) in [
+        (4711, "10:00:05", "11:00:05", "2,400.12", "3,000.2"),
+        (4712, "11:00:05", "12:00:05", "1,200.06", "1,800.2"),
+        (4713, "12:00:05", "13:00:05", "600.03", "1,200.1"),
     ]
     .iter()
     .enumerate()
@@ -310,7 +315,8 @@ fn a_long_window_gets_the_peak_factor_of_the_hourly_series_in_the_run() {
             .replace(">4711<", &format!(">{snap}<"))
             .replace("12-Mar-24 11:00:05", &format!("12-Mar-24 {end}"))
             .replace("12-Mar-24 10:00:05", &format!("12-Mar-24 {begin}"))
-            .replace(">2,400.12<", &format!(">{reads}<"));
+            .replace(">2,400.12<", &format!(">{reads}<"))
+            .replace(">           3,000.2<", &format!(">{total:>18}<"));
         std::fs::write(d.join(format!("hour{i}.html")), t).unwrap();
     }
     // Another database with one 6-day report.

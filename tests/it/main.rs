@@ -13,5 +13,6 @@ mod outsafe;
 mod precision;
 mod snapshots;
 mod tiers;
+mod values;
 mod virt;
 mod vm_hosts;

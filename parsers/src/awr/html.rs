@@ -32,7 +32,7 @@ mod cpu;
 use std::collections::HashMap;
 
 use super::*;
-use super::{iostat_column, iostat_group, IoCol};
+use super::{efficiency_range, iostat_column, iostat_group, IoCol};
 use crate::error::{Location, ParseError};
 use crate::html::{self, Document, Table};
 use crate::num::{self, Scale};
@@ -169,6 +169,11 @@ fn opt_u32(s: Option<&String>) -> Option<u32> {
 /// - [`ParseError::Section`] when the database header, the snapshot table or every Instance
 ///   Activity Stats table is missing.
 pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
+    super::parse_in_its_locale(text, parse_c_locale)
+}
+
+/// [`parse`] of a report that prints its numbers in the C locale.
+fn parse_c_locale(text: &str) -> Result<AwrReport, ParseError> {
     let doc = html::parse(text);
     let title_heading = doc
         .headings
@@ -544,7 +549,8 @@ fn efficiency(doc: &Document, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
             if let [l, v] = pair {
                 let name = label(l);
                 if !name.is_empty() {
-                    let v = cx.num(t, &name, v, Scale::Decimal);
+                    let pct = efficiency_range(&name);
+                    let v = cx.keep(t, &name, num::number_in(v, Scale::Decimal, pct));
                     out.push((name, v));
                 }
             }
@@ -571,9 +577,22 @@ fn activity(doc: &Document, cx: &mut Ctx) -> Vec<ActivityStat> {
         ) else {
             continue;
         };
+        let width = t.columns().len();
         for row in t.data() {
             let name = cell(&row, Some(name_c)).to_string();
             if name.is_empty() || !seen.insert(name.clone()) {
+                continue;
+            }
+            if row.len() < width {
+                // A row missing a cell would read its `per Trans` as `per Second` (cells are
+                // taken by position): an error for the row, whose values are unknown.
+                cx.warnings.push(format!(
+                    "section '{}' (line {}), {name}: the row has {} cells, expected {width} \
+                     (Statistic, Total, per Second, per Trans) — row left out, its values unknown",
+                    t.name(),
+                    t.line,
+                    row.len()
+                ));
                 continue;
             }
             out.push(ActivityStat {

@@ -359,6 +359,97 @@ pub(crate) enum IoCol {
 
 /// The `Reads:` / `Writes:` group a column falls in, given the previous one: a header starting
 /// `Reads:` or `Writes:` opens a group, `Waits:` closes it. Returns `"r"`, `"w"` or `""`.
+/// Reads a database report in the locale it prints its numbers in, then checks that it was read
+/// right: what every AWR and Statspack parser's `parse` is.
+///
+/// - The locale is told from the report itself ([`crate::num::detect_locale`]): a report printed
+///   with `NLS_NUMERIC_CHARACTERS = ',.'` (de_DE and kin: `1.140,38`, `29.542`, `60,09 (mins)`)
+///   is read as the C locale prints it ([`crate::num::to_c_locale`], widths kept), with a warning
+///   saying so.
+/// - The IO Profile `Total Requests` per second must equal Instance Activity `physical read total
+///   IO requests` + `physical write total IO requests` per second to the printed precision
+///   ([`check_io_profile`]): when they disagree the numbers are misread, and the report is an
+///   error, not a footnote.
+///
+/// # Errors
+/// `parse`'s, and the [`ParseError::Section`] of [`check_io_profile`].
+pub(crate) fn parse_in_its_locale(
+    text: &str,
+    parse: impl FnOnce(&str) -> Result<AwrReport, crate::ParseError>,
+) -> Result<AwrReport, crate::ParseError> {
+    let report = match crate::num::detect_locale(text) {
+        crate::num::Locale::C => parse(text)?,
+        crate::num::Locale::DecimalComma => {
+            let mut r = parse(&crate::num::to_c_locale(text))?;
+            r.warnings.insert(
+                0,
+                "numbers printed with a decimal comma (NLS_NUMERIC_CHARACTERS ',.', e.g. \
+                 `1.140,38`): read as 1,140.38"
+                    .to_string(),
+            );
+            r
+        }
+    };
+    check_io_profile(&report)?;
+    Ok(report)
+}
+
+/// The IO Profile `Total Requests` `Read+Write` per second against Instance Activity `physical
+/// read total IO requests` + `physical write total IO requests` per second (both printed: IO
+/// Profile with `d` decimals, the activity rates with `rate_decimals`). They are one figure
+/// (AWR computes the IO Profile from those statistics), so they agree within the rounding of the
+/// three printed values: ½·10^−d + 2 × ½·10^−rate_decimals (1,435.8 against 1,140.38 + 295.42 =
+/// 1,435.80: within 0.05 + 0.01). Reports without an IO Profile (before 11.2.0.4, Statspack) or
+/// without either statistic pass.
+///
+/// # Errors
+/// [`ParseError::Section`] (section `IO Profile`) naming both figures.
+pub(crate) fn check_io_profile(r: &AwrReport) -> Result<(), crate::ParseError> {
+    let Some(io) = r.io_profile.iter().find(|p| p.name == "Total Requests") else {
+        return Ok(());
+    };
+    let per_s = |n: &str| r.activity(n).and_then(|s| s.per_second);
+    let (Some(total), Some(rd), Some(wr)) = (
+        io.read_write,
+        per_s("physical read total IO requests"),
+        per_s("physical write total IO requests"),
+    ) else {
+        return Ok(());
+    };
+    let d = crate::num::decimals(&io.read_write_printed) as i32;
+    // A relative 10^-12 absorbs the binary noise of the sum.
+    let tol = 0.5 * 10f64.powi(-d) + 10f64.powi(-(r.rate_decimals as i32)) + 1e-12 * total.abs();
+    if (total - (rd + wr)).abs() <= tol {
+        return Ok(());
+    }
+    Err(crate::ParseError::section(
+        "IO Profile",
+        None,
+        format!(
+            "'Total Requests' per Second equal to Instance Activity 'physical read total IO \
+             requests' + 'physical write total IO requests' per Second ({rd} + {wr} = {})",
+            rd + wr
+        ),
+        format!(
+            "{} (printed '{}'): the report's numbers are misread (a locale or a layout this \
+             parser does not know), so none of them is used",
+            total,
+            io.read_write_printed.trim()
+        ),
+    ))
+}
+
+/// The range of an Instance Efficiency percentage: `Buffer Hit %` (what the sizing reads) is a
+/// share of gets, 0 to 100; the others may be negative (`Execute to Parse %`) or pass 100
+/// (`Latch Hit %: 100.11` in a real 12.1 report), and are kept as printed.
+pub(crate) fn efficiency_range(label: &str) -> crate::num::Range {
+    if label == "Buffer Hit %" {
+        crate::num::Range::Percent
+    } else {
+        crate::num::Range::Signed { percent: false }
+    }
+}
+
 pub(crate) fn iostat_group(header: &str, current: &'static str) -> &'static str {
     if header.starts_with("reads:") {
         "r"

@@ -80,6 +80,11 @@ fn db_inst(d: &Doc) -> Option<(String, String)> {
 /// - [`ParseError::Section`] when the database header, the snapshot lines or the Instance Activity
 ///   Stats are missing.
 pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
+    super::parse_in_its_locale(text, parse_c_locale)
+}
+
+/// [`parse`] of a report that prints its numbers in the C locale.
+fn parse_c_locale(text: &str) -> Result<AwrReport, ParseError> {
     let lines = clean_lines(text);
     let Some(h) = lines.iter().position(|l| is_heading(l.s.trim())) else {
         return Err(ParseError::UnknownFormat {

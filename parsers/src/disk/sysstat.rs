@@ -8,7 +8,8 @@
 //! unit in bytes, fills a field. [`sysstat_known`] tells which header names are known.
 
 use super::{Normalised, SystemHeader, GIB, MIB};
-use crate::num::{number, Scale};
+// As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.
+use crate::num::{as_printed as number, Scale};
 
 const READ_BYTES: &[(&str, f64)] = &[
     ("rsec/s", 512.0),

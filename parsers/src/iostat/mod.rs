@@ -364,10 +364,11 @@ impl crate::parser::FormatParser for IostatText {
 }
 
 /// Reads a Linux `iostat` text log from `src` into `sink` one report at a time (see [`Reader`]),
-/// leniently: a report with a value that is not a number is left out and counted in the skipped
-/// lines (`report left out: …`); a line that does not fit its header stops the reader, and the
-/// reports before it are kept with a warning saying so (a log copied while iostat was still
-/// writing it ends in a cut line).
+/// leniently: a report with a value that is not a number, or with a line that does not fit its
+/// header (a line cut or garbled mid-file, or the last line of a log copied while iostat was
+/// still writing it), is left out and counted in the skipped lines (`report left out: …`, with
+/// the line and what was expected), and the rest of the log is read. The report is left out
+/// whole, not the line alone: its host total would be one device short.
 ///
 /// [`crate::sink::Sink::device_begin`] comes with the first report, carrying the banner read by
 /// then.
@@ -420,12 +421,13 @@ pub fn stream_into(
             }
         }
     }
-    let stopped = match last_err {
+    // A last report in error (a log cut while iostat wrote it) is left out like any other.
+    match last_err {
         Some(e) if reports == 0 => return Err(e),
-        Some(e) => Some(e.to_string()),
-        None => None,
-    };
-    if samples == 0 && stopped.is_none() {
+        Some(e) => left_out.push(left_out_report(&e)),
+        None => {}
+    }
+    if samples == 0 {
         return Err(ParseError::section(
             "device statistics",
             None,
@@ -433,12 +435,7 @@ pub fn stream_into(
             format!("{reports} report(s), none with a device line (only CPU figures, or an empty device list: the devices named on the command line were not found)"),
         ));
     }
-    let mut warnings = reader.warnings().to_vec();
-    if let Some(e) = stopped {
-        warnings.push(format!(
-            "reading stopped at a line that does not fit its header ({e}); the {reports} report(s) before it are used"
-        ));
-    }
+    let warnings = reader.warnings().to_vec();
     let mut skipped = reader.skipped().to_vec();
     skipped.extend(left_out);
     sink.device_end(crate::sink::DeviceLogEnd { warnings, skipped })

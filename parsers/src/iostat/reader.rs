@@ -133,6 +133,9 @@ pub(super) struct State {
     /// One sample's values, by column.
     pub(super) vals: Vec<Option<f64>>,
     pub(super) ready: Option<Result<DeviceReport, ParseError>>,
+    /// The first line of the current report that did not fit its header: the report is then
+    /// this error (left out by a lenient reader), and the lines after it are read on.
+    pub(super) bad_line: Option<ParseError>,
     pub(super) done: bool,
     pub(super) fatal: bool,
 }
@@ -172,6 +175,7 @@ impl<R: BufRead> Reader<R> {
                 comma_line: None,
                 vals: Vec::new(),
                 ready: None,
+                bad_line: None,
                 done: false,
                 fatal: false,
             },
@@ -308,8 +312,13 @@ impl State {
 
     /// Ends the current report: finishes it (unless it is empty) into `ready`.
     pub(super) fn close_report(&mut self) {
+        let bad = self.bad_line.take();
         if let Some(c) = self.cur.take() {
-            if c.timestamp.is_some() || !self.tables.is_empty() || !self.rows.is_empty() {
+            if let Some(e) = bad {
+                // A line of the report did not fit its header: the report is that error (its
+                // devices would add up one short), the reader goes on with the next report.
+                self.ready = Some(Err(e));
+            } else if c.timestamp.is_some() || !self.tables.is_empty() || !self.rows.is_empty() {
                 debug_assert!(self.ready.is_none());
                 self.ready = Some(self.finish(c));
             }
@@ -464,7 +473,7 @@ impl State {
             }
             _ if ntok != n + 1 => {
                 let t = &self.tables[k];
-                return Err(ParseError::section(
+                let e = ParseError::section(
                     SECTION,
                     Some(no),
                     format!(
@@ -473,7 +482,11 @@ impl State {
                         clip(&t.layout.key, CLIP_SYSSTAT)
                     ),
                     format!("{ntok} fields: '{}'", clip(trimmed, CLIP_SYSSTAT)),
-                ));
+                );
+                self.arena.truncate(a0);
+                self.toks.truncate(t0);
+                self.bad_line.get_or_insert(e);
+                return Ok(());
             }
             _ if device_last => (self.toks[t0 + n].span(), false, t0),
             _ => (self.toks[t0].span(), group, t0 + 1),

@@ -358,27 +358,9 @@ pub(super) fn stamp(field: &str) -> Option<Stamp> {
 }
 
 /// A value cell: a number (decimal point or, for a non-C `LC_NUMERIC`, a decimal comma), `None`
-/// when blank or `nan`.
+/// when blank ([`crate::num::point_or_comma`]).
 pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
-    let t = tok.trim();
-    if t.is_empty() || t.trim_start_matches(['-', '+']).eq_ignore_ascii_case("nan") {
-        return Ok(None);
-    }
-    let owned;
-    let mut s = t;
-    if t.contains(',') {
-        if t.contains('.') || t.matches(',').count() > 1 {
-            return Err(format!("'{t}' is not a number"));
-        }
-        owned = t.replace(',', ".");
-        s = &owned;
-    }
-    let r: R<'_, f64> = all_consuming(double).parse(s);
-    match r {
-        Ok((_, v)) if v.is_finite() => Ok(Some(v)),
-        Ok(_) => Ok(None),
-        Err(_) => Err(format!("'{t}' is not a number")),
-    }
+    crate::num::point_or_comma(tok)
 }
 
 pub(super) fn warn_unknown_column(log: &mut DeviceLog, line: usize, c: &str) {

@@ -146,7 +146,8 @@ use chrono::{DateTime, NaiveDateTime};
 use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
 use crate::error::ParseError;
 use crate::lines::{clip, head, CLIP_UNIX};
-use crate::num::{number, Scale};
+// As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.
+use crate::num::{as_printed as number, Scale};
 
 mod aix;
 mod solaris;
@@ -199,7 +200,16 @@ fn values_line(t: &str) -> bool {
     for tok in t.split_whitespace() {
         any = true;
         let c = tok.as_bytes()[0];
-        if !(c.is_ascii_digit() || c == b'.' || (c == b'-' && tok.len() > 1)) {
+        // `NaN` and `inf` are read as values too, so that the row is kept and the cell is made
+        // unknown with a warning (the `checked` sink), not the whole row left out (its report's
+        // host total would be one disk short).
+        let non_finite = matches!(
+            tok.trim_start_matches(['-', '+'])
+                .to_ascii_lowercase()
+                .as_str(),
+            "nan" | "inf" | "infinity"
+        );
+        if !(c.is_ascii_digit() || c == b'.' || (c == b'-' && tok.len() > 1) || non_finite) {
             return false;
         }
     }

@@ -436,7 +436,8 @@ fn csv_value(cell: &str) -> Option<Option<f64>> {
     if c.is_empty() || c == "None" || c == "null" {
         return Some(None);
     }
-    c.parse::<f64>().ok().filter(|v| v.is_finite()).map(Some)
+    // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
+    c.parse::<f64>().ok().map(Some)
 }
 
 /// The error for a file of a recognised layout that holds no series.
@@ -640,7 +641,8 @@ mod tests {
         assert_eq!(csv_value(" None"), Some(None));
         assert_eq!(csv_value(""), Some(None));
         assert_eq!(csv_value("x"), None);
-        assert_eq!(csv_value("inf"), None);
+        // Made unknown, with a warning, on its way out (the `checked` sink).
+        assert_eq!(csv_value("inf"), Some(Some(f64::INFINITY)));
     }
 
     #[test]

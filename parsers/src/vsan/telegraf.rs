@@ -187,7 +187,8 @@ fn point(l: &str) -> Option<Point> {
                 .strip_suffix('i')
                 .or_else(|| v.strip_suffix('u'))
                 .unwrap_or(v);
-            Some(n.parse::<f64>().ok().filter(|x| x.is_finite())?)
+            // NaN and inf pass as read: the `checked` sink makes them unknown, with a warning naming the cell.
+            Some(n.parse::<f64>().ok()?)
         };
         if num.is_none() {
             non_numeric.push(k.clone());

@@ -732,7 +732,7 @@ fn reader_yields_each_report_before_reading_the_rest() {
 }
 
 #[test]
-fn reader_goes_on_after_a_bad_value_and_stops_at_a_malformed_line() {
+fn reader_goes_on_after_a_bad_value_and_after_a_malformed_line() {
     let head = "Linux 5.1 (h) \t01/02/24 \t_x86_64_\t(1 CPU)\n\n";
     let report = |sda: &str| format!("Device r/s w/s\nsda {sda}\n\n");
     // A bad value: that report is an error, the next one still comes.
@@ -764,7 +764,8 @@ fn reader_goes_on_after_a_bad_value_and_stops_at_a_malformed_line() {
         1.5,
         "1,50",
     );
-    // A malformed line ends the stream; parse reports it even after an earlier bad value.
+    // A malformed line mid-file (issue 14) is an error for its report only: the stream goes on
+    // with the next report (the one of line 12, read: 1.00 r/s).
     let text = format!(
         "{head}{}{}Device r/s w/s\nsda 1.00\n\n{}",
         report("1.00 2.00"),
@@ -772,14 +773,15 @@ fn reader_goes_on_after_a_bad_value_and_stops_at_a_malformed_line() {
         report("1.00 2.00")
     );
     let items = stream(&text, no_values());
-    assert_eq!(items.len(), 3, "{items:?}");
+    assert_eq!(items.len(), 4, "{items:?}");
     assert!(items[1].as_ref().unwrap_err().contains("line 7"));
-    let fatal = items[2].as_ref().unwrap_err();
-    assert!(
-        fatal.contains("line 10") && fatal.contains("2 fields"),
-        "{fatal}"
-    );
-    assert_eq!(parse(&text).unwrap_err().to_string(), *fatal);
+    let bad = items[2].as_ref().unwrap_err();
+    assert!(bad.contains("line 10") && bad.contains("2 fields"), "{bad}");
+    let after = items[3].as_ref().unwrap();
+    assert_eq!(after.line, 12);
+    close(after.devices[0].normalised.read_iops, 1.0, "after");
+    // parse (strict) still stops at the first bad report.
+    assert!(parse(&text).unwrap_err().to_string().contains("line 7"));
     // No iostat output at all: the error comes at the end.
     let items = stream("just text\n", no_values());
     assert_eq!(items.len(), 1);

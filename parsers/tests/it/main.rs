@@ -20,4 +20,5 @@ mod sink;
 mod statspack;
 mod text;
 mod unix_iostat;
+mod values;
 mod vsan;

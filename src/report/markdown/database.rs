@@ -94,11 +94,15 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
         Some(r) => {
             t.add_row(vec![
                 format!("Sized demand (+{} % headroom)", fmt_num(r.headroom_pct, 0)),
-                format!(
-                    "{} IOPS, {} MB/s",
-                    fmt_num(r.sized_iops, 0),
-                    fmt_num(r.sized_mb_s, 2)
-                ),
+                match r.sized_mb_s {
+                    Some(mb) => {
+                        format!("{} IOPS, {} MB/s", fmt_num(r.sized_iops, 0), fmt_num(mb, 2))
+                    }
+                    None => format!(
+                        "{} IOPS, throughput unknown (tiers checked on IOPS only)",
+                        fmt_num(r.sized_iops, 0)
+                    ),
+                },
             ]);
             for p in &r.platforms {
                 t.add_row(vec![

@@ -235,22 +235,18 @@ pub(crate) fn write_host(
         Some(r) => {
             writeln!(
                 out,
-                "Sized on the {} of the host total IOPS: {} IOPS, {} MB/s ({}).\n",
+                "Sized on the {} of the host total IOPS: {} IOPS, {} ({}).\n",
                 if h.size_on == SizeOn::Avg {
                     "time-weighted average".to_string()
                 } else {
                     h.size_on.name().to_string()
                 },
-                fmt_num(h.demand.required_iops, 2),
-                fmt_num(h.demand.read_mb_s + h.demand.write_mb_s, 2),
-                if h.demand.read_iops + h.demand.write_iops > 0.0 {
-                    format!(
-                        "{} r/s, {} w/s",
-                        fmt_num(h.demand.read_iops, 2),
-                        fmt_num(h.demand.write_iops, 2)
-                    )
-                } else {
-                    "read/write split unknown".to_string()
+                crate::report::fmt::opt_num(h.demand.required_iops, 2),
+                crate::report::fmt::throughput_text(&h.demand),
+                match (h.demand.read_iops, h.demand.write_iops) {
+                    (Some(r), Some(w)) if r + w > 0.0 =>
+                        format!("{} r/s, {} w/s", fmt_num(r, 2), fmt_num(w, 2)),
+                    _ => "read/write split unknown".to_string(),
                 },
             )?;
             write_recommendation(out, r)?;

@@ -135,11 +135,13 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
     writeln!(out, "## Recommendation\n")?;
     writeln!(
         out,
-        "Sized for {} IOPS and {} MB/s ({} MiB/s): the workload figures above plus {} % headroom. Rules: {} (catalogue as of {}).\n",
+        "Sized for {} IOPS and {}: the workload figures above plus {} % headroom. Rules: {} (catalogue as of {}).\n",
         // Whole IOPS, but not "0" for a near-idle load.
         fmt_num(r.sized_iops, if r.sized_iops < 10.0 { 2 } else { 0 }),
-        fmt_num(r.sized_mb_s, 2),
-        fmt_num(r.sized_mib_s, 2),
+        match (r.sized_mb_s, r.sized_mib_s) {
+            (Some(mb), Some(mib)) => format!("{} MB/s ({} MiB/s)", fmt_num(mb, 2), fmt_num(mib, 2)),
+            _ => "an unknown throughput (tiers checked on IOPS only)".to_string(),
+        },
         fmt_num(r.headroom_pct, 0),
         r.rules_origin,
         r.catalog_as_of

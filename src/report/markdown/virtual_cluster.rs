@@ -254,10 +254,10 @@ pub(crate) fn write_virtual(
         Some(r) => {
             writeln!(
                 out,
-                "Sized on the {} of the front end: {} IOPS, {} MB/s.\n",
+                "Sized on the {} of the front end: {} IOPS, {}.\n",
                 v.size_on.name(),
-                fmt_num(v.demand.required_iops, 2),
-                fmt_num(v.demand.read_mb_s + v.demand.write_mb_s, 2)
+                crate::report::fmt::opt_num(v.demand.required_iops, 2),
+                crate::report::fmt::throughput_text(&v.demand)
             )?;
             write_recommendation(out, r)?;
         }

@@ -65,22 +65,25 @@ pub(crate) struct HostLine<'a> {
     /// `iops` are the tier's counted IOPS (large requests split into its IO units), not the
     /// sized IOPS.
     pub(crate) counted: bool,
-    /// Sized MB/s (10^6 B/s) the host must drive.
-    pub(crate) mb_s: f64,
+    /// Sized MB/s (10^6 B/s) the host must drive; `None` when unknown.
+    pub(crate) mb_s: Option<f64>,
 }
 
 impl Display for HostLine<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Host: the smallest catalogued VM per family that drives {} IOPS{} and {} MB/s to {} — ",
+            "Host: the smallest catalogued VM per family that drives {} IOPS{} and {} to {} — ",
             fmt_num(self.iops, 0),
             if self.counted {
                 " (as the tier counts them)"
             } else {
                 ""
             },
-            fmt_num(self.mb_s, 2),
+            match self.mb_s {
+                Some(mb) => format!("{} MB/s", fmt_num(mb, 2)),
+                None => "an unknown throughput (checked on IOPS only)".to_string(),
+            },
             self.tier
         )?;
         let parts: Vec<String> = self.hosts.iter().map(ToString::to_string).collect();

@@ -160,10 +160,23 @@ impl Display for Note {
             ),
             Note::NotFiniteNonNegative { name, value } => write!(
                 f,
-                "{name} = {value} is not a finite non-negative number; 0 used"
+                "{name} = {value} is not a finite non-negative number: taken as unknown"
             ),
             Note::SplitUnknownAllWrites => f.write_str(
-                "read/write split unknown (read_iops + write_iops = 0): all required IOPS treated as writes (worst case for RAID)",
+                "read/write split unknown (read_iops + write_iops unknown or 0): all required IOPS treated as writes (worst case for RAID)",
+            ),
+            Note::ThroughputUnknown {
+                read_known: false,
+                write_known: false,
+            } => f.write_str("throughput unknown: tiers checked on IOPS only"),
+            Note::ThroughputUnknown {
+                read_known,
+                write_known: _,
+            } => write!(
+                f,
+                "{} throughput unknown: tiers checked on IOPS and {} throughput only (a lower bound of the throughput needed)",
+                if *read_known { "write" } else { "read" },
+                if *read_known { "read" } else { "write" },
             ),
             Note::RequiredAboveReadWrite {
                 required,
@@ -448,14 +461,22 @@ impl Display for Explanation {
                 sized_iops,
                 sized_mb_s,
                 sized_mib_s,
-            } => format!(
-                "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS and {} MB/s = {} MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).",
-                fmt_num(*required_iops, *figure_decimals as usize),
-                fmt_trim(*headroom_pct),
-                fmt_num(*sized_iops, 2),
-                fmt_num(*sized_mb_s, 2),
-                fmt_num(*sized_mib_s, 2)
-            ),
+            } => match (sized_mb_s, sized_mib_s) {
+                (Some(mb), Some(mib)) => format!(
+                    "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS and {} MB/s = {} MiB/s (1 MB = 10^6 B, 1 MiB = 2^20 B).",
+                    fmt_num(*required_iops, *figure_decimals as usize),
+                    fmt_trim(*headroom_pct),
+                    fmt_num(*sized_iops, 2),
+                    fmt_num(*mb, 2),
+                    fmt_num(*mib, 2)
+                ),
+                _ => format!(
+                    "Sized for {} IOPS ({formula}) × (1 + {} % headroom) = {} IOPS; throughput unknown: tiers checked on IOPS only.",
+                    fmt_num(*required_iops, *figure_decimals as usize),
+                    fmt_trim(*headroom_pct),
+                    fmt_num(*sized_iops, 2),
+                ),
+            },
             Explanation::ForPlatform {
                 platform,
                 explanation,

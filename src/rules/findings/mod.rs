@@ -27,10 +27,10 @@ pub enum Explanation {
         headroom_pct: f64,
         /// Sized IOPS (required × (1 + headroom)).
         sized_iops: f64,
-        /// Sized throughput, MB/s (10^6 B/s).
-        sized_mb_s: f64,
+        /// Sized throughput, MB/s (10^6 B/s); `None` when unknown (checked on IOPS only).
+        sized_mb_s: Option<f64>,
         /// The same in MiB/s (2^20 B/s).
-        sized_mib_s: f64,
+        sized_mib_s: Option<f64>,
     },
     /// A platform's explanation, repeated in the recommendation-wide list.
     ForPlatform {
@@ -366,15 +366,23 @@ pub enum Note {
         /// Default used, percent.
         default_pct: f64,
     },
-    /// A demand figure is not a finite non-negative number: 0 was used.
+    /// A demand figure is not a finite non-negative number: it was taken as unknown.
     NotFiniteNonNegative {
         /// Field of the demand (`read_iops`).
         name: String,
         /// Its value.
         value: f64,
     },
-    /// Read and write IOPS are 0: all required IOPS are treated as writes.
+    /// Read and write IOPS are 0 or unknown: all required IOPS are treated as writes.
     SplitUnknownAllWrites,
+    /// Read or write throughput (MB/s) is unknown: the tiers are checked on IOPS and on the part
+    /// of the throughput that is known, which is a lower bound (nothing is sized on 0 MB/s).
+    ThroughputUnknown {
+        /// Read MB/s is known.
+        read_known: bool,
+        /// Write MB/s is known.
+        write_known: bool,
+    },
     /// Required IOPS exceed read + write: the difference is counted as writes.
     RequiredAboveReadWrite {
         /// Required IOPS.

@@ -65,6 +65,9 @@ pub(crate) struct Workload {
     pub(crate) write_mb_s: f64,
     /// sized_mb_s in MiB/s.
     pub(crate) sized_mib_s: f64,
+    /// Some throughput is known: when not, `sized_mb_s` is 0 only so that no tier is refused on
+    /// it, and the recommendation's `sized_mb_s` is `None` ([`Note::ThroughputUnknown`]).
+    pub(crate) throughput_known: bool,
     /// Capacity asked for, GiB (None = not given).
     pub(crate) capacity_gib: Option<f64>,
     pub(crate) avg_read_kib: Option<f64>,
@@ -78,6 +81,20 @@ pub(crate) struct Workload {
     pub(crate) measured_rw: (f64, f64),
     /// Notes about how the demand was read (split assumptions, ignored values).
     pub(crate) notes: Vec<Note>,
+}
+
+/// A demand figure that may be unknown: a finite number >= 0, else unknown with a note (never 0).
+fn known_nonneg(v: Option<f64>, name: &str, notes: &mut Vec<Note>) -> Option<f64> {
+    let v = v?;
+    if v.is_finite() && v >= 0.0 {
+        Some(v)
+    } else {
+        notes.push(Note::NotFiniteNonNegative {
+            name: name.to_string(),
+            value: v,
+        });
+        None
+    }
 }
 
 pub(super) fn finite_nonneg(v: f64, name: &str, notes: &mut Vec<Note>) -> f64 {
@@ -97,11 +114,31 @@ impl Workload {
     pub(crate) fn new(d: &Demand, headroom_pct: f64, dec: usize) -> Workload {
         let mut notes = Vec::new();
         let k = 1.0 + headroom_pct / 100.0;
-        let req = finite_nonneg(d.required_iops, "required_iops", &mut notes);
-        let r = finite_nonneg(d.read_iops, "read_iops", &mut notes);
-        let w = finite_nonneg(d.write_iops, "write_iops", &mut notes);
-        let rmb = finite_nonneg(d.read_mb_s, "read_mb_s", &mut notes);
-        let wmb = finite_nonneg(d.write_mb_s, "write_mb_s", &mut notes);
+        // The engine sizes only a known, finite figure (`sizing::size`); unknown here is 0 with
+        // the note saying so.
+        let req = finite_nonneg(
+            d.required_iops.unwrap_or(f64::NAN),
+            "required_iops",
+            &mut notes,
+        );
+        let r = known_nonneg(d.read_iops, "read_iops", &mut notes);
+        let w = known_nonneg(d.write_iops, "write_iops", &mut notes);
+        let rmb = known_nonneg(d.read_mb_s, "read_mb_s", &mut notes);
+        let wmb = known_nonneg(d.write_mb_s, "write_mb_s", &mut notes);
+        // An unknown split counts every request as a write (below); an unknown part of the
+        // throughput is left out of the throughput checks and said so, never taken as 0 MB/s.
+        let (r, w) = match (r, w) {
+            (Some(r), Some(w)) => (r, w),
+            _ => (0.0, 0.0),
+        };
+        if rmb.is_none() || wmb.is_none() {
+            notes.push(Note::ThroughputUnknown {
+                read_known: rmb.is_some(),
+                write_known: wmb.is_some(),
+            });
+        }
+        let throughput_known = rmb.is_some() || wmb.is_some();
+        let (rmb, wmb) = (rmb.unwrap_or(0.0), wmb.unwrap_or(0.0));
         let rw = r + w;
         let (re, we) = if rw <= 0.0 {
             if req > 0.0 {
@@ -145,6 +182,7 @@ impl Workload {
             read_mb_s: rmb * k,
             write_mb_s: wmb * k,
             sized_mib_s: mb_to_mib(sized_mb_s),
+            throughput_known,
             capacity_gib,
             avg_read_kib: d.avg_read_kib.filter(|x| x.is_finite() && *x > 0.0),
             avg_write_kib: d.avg_write_kib.filter(|x| x.is_finite() && *x > 0.0),

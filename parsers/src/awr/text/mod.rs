@@ -130,6 +130,11 @@ fn is_heading(t: &str) -> bool {
 /// - [`ParseError::Section`] when the database header, the snapshot lines or every Instance
 ///   Activity Stats table is missing.
 pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
+    super::parse_in_its_locale(text, parse_c_locale)
+}
+
+/// [`parse`] of a report that prints its numbers in the C locale.
+fn parse_c_locale(text: &str) -> Result<AwrReport, ParseError> {
     let lines = clean_lines(text);
     let Some(h) = lines.iter().position(|l| is_heading(l.s.trim())) else {
         return Err(ParseError::UnknownFormat {
@@ -282,7 +287,7 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    fn keep(
+    pub(crate) fn keep(
         &mut self,
         sec: &str,
         line: usize,

@@ -128,7 +128,13 @@ pub(crate) fn efficiency(d: &Doc, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
             break;
         };
         for (name, v) in pairs {
-            let v = cx.num(&sec.title, l.no, &name, &v);
+            let pct = crate::awr::efficiency_range(&name);
+            let v = cx.keep(
+                &sec.title,
+                l.no,
+                &name,
+                crate::num::number_in(&v, Scale::Decimal, pct),
+            );
             out.push((name, v));
         }
     }
@@ -175,6 +181,21 @@ pub(crate) fn activity(d: &Doc, cx: &mut Ctx) -> Vec<ActivityStat> {
                         last.2 = t.fills(&ln.s, nc);
                         last.3 = true;
                     }
+                    continue;
+                }
+                if c[tot].is_empty() || c[ps].is_empty() || c[pt].is_empty() {
+                    // A row missing a cell: the fixed-width columns would read its `per Trans`
+                    // as `per Second`. An error for the row, whose values are unknown.
+                    cx.warnings.push(format!(
+                        "section '{}' (line {}), {name}: expected Total, per Second and per \
+                         Trans, found {} of them — row left out, its values unknown",
+                        sec.title,
+                        ln.no,
+                        [&c[tot], &c[ps], &c[pt]]
+                            .iter()
+                            .filter(|v| !v.is_empty())
+                            .count()
+                    ));
                     continue;
                 }
                 let s = ActivityStat {

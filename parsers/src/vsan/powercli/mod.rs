@@ -469,27 +469,10 @@ struct Row {
     value: Option<f64>,
 }
 
-/// A `Value` cell: `None` when empty; `1.5` or `1,5` (a single comma is a decimal comma).
+/// A `Value` cell: `None` when empty; `1.5` or `1,5` (a single comma is a decimal comma), as
+/// [`crate::num::point_or_comma`] reads it.
 fn value_cell(s: &str) -> Result<Option<f64>, ()> {
-    let s = s.trim();
-    if s.is_empty() {
-        return Ok(None);
-    }
-    let owned;
-    let s = if s.contains(',') {
-        if s.contains('.') || s.matches(',').count() > 1 {
-            return Err(());
-        }
-        owned = s.replace(',', ".");
-        owned.as_str()
-    } else {
-        s
-    };
-    s.parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .map(Some)
-        .ok_or(())
+    crate::num::point_or_comma(s).map_err(|_| ())
 }
 
 /// A name cut by the table view (`...` in PowerShell 5.1, `…` in 7.x).
