@@ -1100,9 +1100,9 @@ fn number_formatting() {
 fn an_average_known_only_as_a_bound_is_graded_on_its_bounds() {
     let rules = builtin();
     let bounded = |b: Option<AverageBounds>, ms: f64| Demand {
-        required_iops: 100.0,
-        read_iops: 80.0,
-        write_iops: 20.0,
+        required_iops: Some(100.0),
+        read_iops: Some(80.0),
+        write_iops: Some(20.0),
         single_block_read_ms: Some(ms),
         latency_events: vec![LatencyEvent {
             measured_by: "single_block_read_ms".into(),
@@ -1141,6 +1141,8 @@ fn an_average_known_only_as_a_bound_is_graded_on_its_bounds() {
         grade(&bounded(Some(close), 12.0)),
         ("C to C-".to_string(), Some(5))
     );
+}
+
 /// Issue 14: an unknown throughput is not 0 MB/s. 1,000 IOPS of 8 KiB reads with no MB/s known:
 /// sized 1,000 × 1.3 = 1,300 IOPS, `sized_mb_s` unknown (null in JSON), the note says the tiers
 /// were checked on IOPS only, and a tier is still recommended (on IOPS).
