@@ -229,9 +229,15 @@ fn number_runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < b.len() {
-            if !b[i].is_ascii_digit()
-                || (i > 0 && (word(b[i - 1]) || b[i - 1] == b'.' || b[i - 1] == b','))
-            {
+            // A run starts at a digit, or at a separator that begins a fraction without a
+            // leading zero (`.1` in the C locale, `,1` with a decimal comma, as Oracle prints
+            // them), not inside a word or after another digit or separator.
+            let sep = |c: u8| c == b'.' || c == b',';
+            let after_gap =
+                i == 0 || !(word(b[i - 1]) || sep(b[i - 1]) || b[i - 1].is_ascii_digit());
+            let starts = (b[i].is_ascii_digit() && (i == 0 || !(word(b[i - 1]) || sep(b[i - 1]))))
+                || (sep(b[i]) && after_gap && b.get(i + 1).is_some_and(u8::is_ascii_digit));
+            if !starts {
                 i += 1;
                 continue;
             }
@@ -261,6 +267,13 @@ fn number_runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
 fn run_says(run: &str) -> Option<Locale> {
     let groups_of_3 = |s: &str, sep: char| s.split(sep).skip(1).all(|g| g.len() == 3);
     let (dots, commas) = (run.matches('.').count(), run.matches(',').count());
+    // A leading separator begins a fraction (`.1`, `,1`): it is never a thousands group.
+    match run.as_bytes().first() {
+        Some(b'.') if (dots, commas) == (1, 0) => return Some(Locale::C),
+        Some(b',') if (dots, commas) == (0, 1) => return Some(Locale::DecimalComma),
+        Some(b'.' | b',') => return None,
+        _ => {}
+    }
     match (dots, commas) {
         (0, 0) => None,
         (_, 0) if dots > 1 => groups_of_3(run, '.').then_some(Locale::DecimalComma),
@@ -371,8 +384,11 @@ fn decimal_comma_number(run: &str) -> bool {
     };
     let frac_ok = frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|c| c.is_ascii_digit()));
     let mut groups = int.split('.');
+    // `,1` (no leading zero) is a fraction alone: an empty integer part with no groups.
+    let bare_fraction = int.is_empty() && frac.is_some();
     let first_ok = groups.next().is_some_and(|g| {
-        !g.is_empty() && g.len() <= if int.contains('.') { 3 } else { usize::MAX }
+        bare_fraction
+            || (!g.is_empty() && g.len() <= if int.contains('.') { 3 } else { usize::MAX })
     });
     frac_ok && first_ok && groups.all(|g| g.len() == 3 && g.bytes().all(|c| c.is_ascii_digit()))
 }
@@ -540,6 +556,16 @@ mod tests {
             "Elapsed: 60,09 (mins) | 4.111.819 | 1.140,38 | 29.542 | 11.2.0.4.0 | 1.5em"
         );
         assert_eq!(to_c_locale(&to_decimal_comma(c)), c);
+        // A fraction without a leading zero, as Oracle prints it (`.1`; `,1` with a decimal
+        // comma) is a fraction, never the whole number 1 (a histogram row `1,1 | ,1 | 4,2`
+        // read its `,1` as 1 %).
+        assert_eq!(run_says(",1"), Some(Locale::DecimalComma));
+        assert_eq!(run_says(".1"), Some(Locale::C));
+        assert_eq!(run_says(",123"), Some(Locale::DecimalComma));
+        let de = "<td>,1</td><td>58,8</td> (,98) x,5 1,,2";
+        assert_eq!(to_c_locale(de), "<td>.1</td><td>58.8</td> (.98) x,5 1,,2");
+        assert_eq!(to_decimal_comma("<td>.1</td> .98ms"), "<td>,1</td> .98ms");
+        assert_eq!(number(&to_c_locale(",1"), Scale::Decimal), Ok(Some(0.1)));
         // 10 votes, all for the comma.
         let many = "1.140,38 ".repeat(10);
         assert_eq!(detect_locale(&many), Locale::DecimalComma);
