@@ -321,6 +321,11 @@ pub struct IntervalFigures {
     pub measured_iops: Figure,
     /// The rules' required-IOPS formula.
     pub required_iops: Figure,
+    /// The terms of the formula `required_iops` used, joined by ` + ` (`read_total +
+    /// write_total + redo_writes`), when it is the fallback (`[required_iops.fallback]`: a
+    /// term of the main formula was unknown); `None` for the main formula.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_iops_fallback: Option<String>,
     /// How much required IOPS is above measured IOPS, % of measured: 100 × (required −
     /// measured) / measured (with the default formula, the redo writes counted once more).
     /// Unknown when either is unknown or nothing was measured.
@@ -474,10 +479,18 @@ pub fn workload(
     rate_decimals: u32,
     elapsed: Option<(f64, u32)>,
 ) -> IntervalFigures {
+    // A row that is printed but whose cell the parser refused (NaN, negative…) is unknown for
+    // that reason, not "not in this report".
+    let absent = |stat: &str| match v.get(section::ACTIVITY, stat) {
+        Some(_) => format!(
+            "'{stat}' is printed but its value could not be read (see the parser's warning)"
+        ),
+        None => missing(stat, source),
+    };
     let rate = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.rate())
-            .ok_or_else(|| missing(stat, source))
+            .ok_or_else(|| absent(stat))
     };
     // A text report's rates, recomputed as Total / elapsed (model::activity_rate): the bounds
     // and the printed rate of a sum of statistics, each × `factor`; `None` when none of them
@@ -523,7 +536,7 @@ pub fn workload(
     let total = |stat: &str| -> ValueOrWhy {
         v.get(section::ACTIVITY, stat)
             .and_then(|x| x.total)
-            .ok_or_else(|| missing(stat, source))
+            .ok_or_else(|| absent(stat))
     };
     const RD: &str = "physical read total IO requests";
     const WR: &str = "physical write total IO requests";
@@ -542,10 +555,16 @@ pub fn workload(
         })
     };
     let exadata_policy = formula.exadata.as_ref();
-    let (required, formula) = match (&formula.fallback, r.is_err() || w.is_err()) {
-        (Some(fb), true) => (sum(fb), fb.as_ref()),
-        _ => (sum(formula), formula),
+    // The fallback formula, and why: said in the figure's provenance, never silently.
+    let (required, formula, fallback_why) = match (&formula.fallback, r.is_err() || w.is_err()) {
+        (Some(fb), true) => (
+            sum(fb),
+            fb.as_ref(),
+            r.clone().err().or_else(|| w.clone().err()),
+        ),
+        _ => (sum(formula), formula, None),
     };
+    let required_iops_fallback = fallback_why.is_some().then(|| formula.terms.join(" + "));
     let margin = match (&required, &measured) {
         (Ok(q), Ok(m)) if *m > 0.0 => Ok(100.0 * (q - m) / m),
         (Ok(_), Ok(_)) => Err("no requests measured in the interval".to_string()),
@@ -709,13 +728,16 @@ pub fn workload(
         .filter_map(|t| term_statistic(t))
         .collect();
     let formula_from = format!(
-        "{} per Second (rules/sizing.toml)",
+        "{} per Second (rules/sizing.toml{})",
         formula
             .terms
             .iter()
             .map(|t| format!("'{}'", term_statistic(t).unwrap_or(t)))
             .collect::<Vec<_>>()
-            .join(" + ")
+            .join(" + "),
+        fallback_why.map_or(String::new(), |why| format!(
+            ", the fallback formula [required_iops.fallback]: {why}"
+        ))
     );
     let cpu = crate::cpu::awr_figures(
         v,
@@ -747,6 +769,7 @@ pub fn workload(
             &required_stats,
             1.0,
         ),
+        required_iops_fallback,
         required_margin_pct: Figure::of(
             margin,
             "%",

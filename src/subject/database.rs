@@ -692,7 +692,8 @@ pub(crate) fn database(
             Some(DemandAt {
                 demand,
                 figure_decimals: cw.required_iops.decimals,
-                formula: None,
+                // The fallback formula, when the sized interval used it, is the one named.
+                formula: cw.required_iops_fallback.clone(),
             })
         },
     );
