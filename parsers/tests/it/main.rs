@@ -21,3 +21,4 @@ mod statspack;
 mod text;
 mod unix_iostat;
 mod vsan;
+mod wide;
