@@ -68,6 +68,17 @@ pub enum ParseError {
         /// The gzip problem, with what was expected.
         reason: String,
     },
+    /// The input is larger than a cap ([`crate::input::Limits`]): on disk before it is opened,
+    /// or, for gzip, once the stream decompresses past the cap (it is never buffered whole).
+    #[error("{what} is more than the cap of {} ({flag}); raise the cap with {flag} if the file is meant to be read", crate::input::human_bytes(*.limit))]
+    TooLarge {
+        /// `the file` or `the decompressed gzip data`.
+        what: &'static str,
+        /// The cap, bytes.
+        limit: u64,
+        /// The command-line flag that sets it (`--max-file-size`, `--max-decompressed-size`).
+        flag: &'static str,
+    },
     /// The report stops before its end.
     #[error("truncated report: {what} ({at})")]
     Truncated {

@@ -155,10 +155,33 @@ pub fn parse_path_into(
     settings: &ParseSettings,
     sink: &mut dyn Sink,
 ) -> Result<Format, ParseError> {
-    if let Ok(head) = input::peek_text(path, 64 * 1024) {
+    parse_path_into_limited(path, settings, &input::Limits::default(), sink)
+}
+
+/// [`parse_path_into`] under caps on the file's size and, for gzip, its decompressed size
+/// ([`input::Limits`]): a file over [`input::Limits::max_file_size`] is refused before it is
+/// opened; a stream stops at either cap ([`input::open_stream_capped`]); a document read whole
+/// is read through the same capped reader ([`input::read_capped`]), so nothing is buffered past
+/// a cap. Content whose first 64 KiB are binary is refused from those bytes (a gzip bomb of
+/// zeros is not read on).
+///
+/// # Errors
+/// [`ParseError::TooLarge`] naming the cap and its flag; else as [`parse_path_into`].
+pub fn parse_path_into_limited(
+    path: &Path,
+    settings: &ParseSettings,
+    limits: &input::Limits,
+    sink: &mut dyn Sink,
+) -> Result<Format, ParseError> {
+    input::check_file_size(path, limits)?;
+    let head = input::peek_text(path, 64 * 1024);
+    if let Err(e @ ParseError::Binary { .. }) = head {
+        return Err(e);
+    }
+    if let Ok(head) = head {
         if let Ok(parser) = registry::detect(&head) {
             if parser.streams() {
-                let mut src = input::open_stream(path)?;
+                let mut src = input::open_stream_capped(path, limits)?;
                 // UTF-16 is decoded to UTF-8 on the fly, so every streaming parser reads it as
                 // the whole-text decoder does (a UTF-16 log was detected, then read raw).
                 let utf16 =
@@ -172,16 +195,13 @@ pub fn parse_path_into(
                     src = Box::new(sysstat_json::DecodeReader::new(src));
                 }
                 return match parser.parse_stream(&mut src, settings, sink) {
-                    Err(ParseError::Io { source, .. }) => Err(ParseError::Io {
-                        path: path.to_path_buf(),
-                        source,
-                    }),
+                    Err(ParseError::Io { source, .. }) => Err(input::io_error(path, source)),
                     r => r.map(|()| parser.info().format),
                 };
             }
         }
     }
-    let bytes = input::read_file(path)?;
+    let bytes = input::read_capped(path, limits)?;
     parse_bytes_into(&bytes, settings, sink)
 }
 
