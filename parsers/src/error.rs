@@ -68,9 +68,9 @@ pub enum ParseError {
         /// The gzip problem, with what was expected.
         reason: String,
     },
-    /// The input is larger than a cap ([`crate::input::Limits`]): on disk before it is opened,
+    /// The input is larger than a cap (`Limits` of the `input` module): on disk before it is opened,
     /// or, for gzip, once the stream decompresses past the cap (it is never buffered whole).
-    #[error("{what} is more than the cap of {} ({flag}); raise the cap with {flag} if the file is meant to be read", crate::input::human_bytes(*.limit))]
+    #[error("{what} is more than the cap of {} ({flag}); raise the cap with {flag} if the file is meant to be read", human_bytes(*.limit))]
     TooLarge {
         /// `the file` or `the decompressed gzip data`.
         what: &'static str,
@@ -116,4 +116,15 @@ impl ParseError {
             found: found.into(),
         }
     }
+}
+
+/// `n` bytes in the largest binary unit that divides it (`64 GiB`, `1.5 MiB` → `1536 KiB`), or
+/// bytes.
+pub fn human_bytes(n: u64) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", n >> shift);
+        }
+    }
+    format!("{n} bytes")
 }

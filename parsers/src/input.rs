@@ -60,16 +60,7 @@ impl Default for Limits {
     }
 }
 
-/// `n` bytes in the largest binary unit that divides it (`64 GiB`, `1.5 MiB` → `1536 KiB`), or
-/// bytes.
-pub fn human_bytes(n: u64) -> String {
-    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
-            return format!("{} {unit}", n >> shift);
-        }
-    }
-    format!("{n} bytes")
-}
+pub use crate::error::human_bytes;
 
 /// The payload of the I/O error a [`Capped`] reader returns at its cap.
 #[derive(Debug)]
