@@ -158,6 +158,11 @@ pub fn parse_path_into(
     parse_path_into_limited(path, settings, &input::Limits::default(), sink)
 }
 
+/// How much of a file whose first 64 KiB are no known format is read to detect it on its whole
+/// text: 64 MiB (a database report, the only format read whole, is a few MB). Past it the file
+/// is "not a recognised report" at once.
+pub const UNDETECTED_READ_LIMIT: u64 = 64 << 20;
+
 /// [`parse_path_into`] under caps on the file's size and, for gzip, its decompressed size
 /// ([`input::Limits`]): a file over [`input::Limits::max_file_size`] is refused before it is
 /// opened; a stream stops at either cap ([`input::open_stream_capped`]); a document read whole
@@ -178,8 +183,23 @@ pub fn parse_path_into_limited(
     if let Err(e @ ParseError::Binary { .. }) = head {
         return Err(e);
     }
+    // Content whose head is no known format is read whole (to detect on the whole text) only up
+    // to UNDETECTED_READ_LIMIT: a gzip bomb of text lines is refused there, not at the caps.
+    let mut whole = *limits;
+    let mut undetected = None;
     if let Ok(head) = head {
-        if let Ok(parser) = registry::detect(&head) {
+        let detected = registry::detect(&head);
+        if let Err(e) = &detected {
+            whole.max_file_size = whole.max_file_size.min(UNDETECTED_READ_LIMIT);
+            whole.max_decompressed_size = whole.max_decompressed_size.min(UNDETECTED_READ_LIMIT);
+            undetected = Some(ParseError::UnknownFormat {
+                reason: match e {
+                    ParseError::UnknownFormat { reason } => reason.clone(),
+                    other => other.to_string(),
+                },
+            });
+        }
+        if let Ok(parser) = detected {
             if parser.streams() {
                 let mut src = input::open_stream_capped(path, limits)?;
                 // UTF-16 is decoded to UTF-8 on the fly, so every streaming parser reads it as
@@ -201,7 +221,22 @@ pub fn parse_path_into_limited(
             }
         }
     }
-    let bytes = input::read_capped(path, limits)?;
+    let bytes = match input::read_capped(path, &whole) {
+        // The cap reached is this read's own, not the user's: the file is no report.
+        Err(ParseError::TooLarge { what, limit, .. })
+            if undetected.is_some()
+                && limit == UNDETECTED_READ_LIMIT
+                && UNDETECTED_READ_LIMIT
+                    < if what == "the file" {
+                        limits.max_file_size
+                    } else {
+                        limits.max_decompressed_size
+                    } =>
+        {
+            return Err(undetected.expect("checked"));
+        }
+        r => r?,
+    };
     parse_bytes_into(&bytes, settings, sink)
 }
 
