@@ -60,8 +60,9 @@ pub enum ParseError {
         /// What was looked for and not found.
         reason: String,
     },
-    /// gzip-compressed data that cannot be decompressed (a corrupt or truncated stream, or more
-    /// than the gunzip limit, 4 GiB): the file claims to be an input and cannot be
+    /// gzip-compressed data that cannot be decompressed (a corrupt or truncated stream; in memory,
+    /// more than the gunzip limit, 4 GiB; a file is capped by [`ParseError::TooLarge`] instead):
+    /// the file claims to be an input and cannot be
     /// read, unlike [`ParseError::UnknownFormat`].
     #[error("not a recognised report: {reason}")]
     Gzip {

@@ -7,6 +7,11 @@
 //! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is decompressed
 //! first (with [`flate2`]); binary sysstat `saDD` files are refused with the `sadf` command to run.
 //! [`crate::parse_path_into`] hands streaming parsers UTF-16 input already decoded to UTF-8.
+//!
+//! Files are read under [`Limits`] (issue 14): [`check_file_size`] before a file is opened, and
+//! [`open_stream_capped`] / [`read_capped`] while it is read, a gzip stream decompressed on the
+//! fly and stopped at its cap ([`ParseError::TooLarge`]), never buffered whole. [`decode`] of
+//! bytes already in memory (standard input) still gunzips them whole, at most [`GUNZIP_LIMIT`].
 
 use std::borrow::Cow;
 use std::path::Path;
