@@ -108,7 +108,7 @@ impl<R: std::io::Read> std::io::Read for Capped<R> {
     }
 }
 
-/// The [`ParseError::TooLarge`] an I/O error of a [`Capped`] reader carries, else
+/// The [`ParseError::TooLarge`] an I/O error of a capped reader ([`open_stream_capped`]) carries, else
 /// [`ParseError::Io`] naming `path`.
 pub fn io_error(path: &Path, source: std::io::Error) -> ParseError {
     if source.get_ref().is_some_and(|e| e.is::<CapReached>()) {
