@@ -138,7 +138,12 @@ impl ReadError {
     /// or oversized gzip stream ([`ReadError::NotGzip`] too), an empty file, binary content. A readable text that is no
     /// report (a README, an unrelated CSV) is still skipped.
     pub fn fails_in_directory(&self, path: &Path) -> bool {
-        if self.is_broken_report() || matches!(self, ReadError::Parse(ParseError::Gzip { .. })) {
+        if self.is_broken_report()
+            || matches!(
+                self,
+                ReadError::Parse(ParseError::Gzip { .. } | ParseError::TooLarge { .. })
+            )
+        {
             return true;
         }
         if matches!(self, ReadError::NotGzip(_)) {
@@ -216,6 +221,19 @@ pub fn read_stdin(name: &str, settings: &DeviceSettings) -> Result<Read, ReadErr
 /// # Errors
 /// The parser's [`ParseError`] (the file is not a report, is broken, or cannot be read).
 pub fn read_input(path: &Path, settings: &DeviceSettings) -> Result<Read, ParseError> {
+    read_input_limited(path, settings, &sizer_parsers::input::Limits::default())
+}
+
+/// [`read_input`] under caps on the file's size and decompressed size
+/// ([`sizer_parsers::parse_path_into_limited`]).
+///
+/// # Errors
+/// As [`read_input`]; [`ParseError::TooLarge`] past a cap.
+pub fn read_input_limited(
+    path: &Path,
+    settings: &DeviceSettings,
+    limits: &sizer_parsers::input::Limits,
+) -> Result<Read, ParseError> {
     let parse = ParseSettings {
         first_report_since_boot: !settings.iostat_y,
         keep_values: false,
@@ -226,7 +244,7 @@ pub fn read_input(path: &Path, settings: &DeviceSettings) -> Result<Read, ParseE
         host: None,
         read: None,
     };
-    sizer_parsers::parse_path_into(path, &parse, &mut sink)?;
+    sizer_parsers::parse_path_into_limited(path, &parse, limits, &mut sink)?;
     sink.into_read()
 }
 

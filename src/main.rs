@@ -26,7 +26,7 @@ struct Cli {
 enum Command {
     /// Analyse reports and recommend storage.
     #[command(after_long_help = EXAMPLES)]
-    Analyze(AnalyzeArgs),
+    Analyze(Box<AnalyzeArgs>),
     /// List the tier catalogue: every tier's limits, price model, latency class and sources.
     Tiers(TiersArgs),
 }
@@ -170,6 +170,21 @@ struct AnalyzeArgs {
     #[arg(long)]
     iostat_y: bool,
 
+    /// Largest input file, on disk: bytes or a size with a unit (`64G`, `500M`; K, M, G, T are
+    /// powers of 1024, KB, MB, GB, TB of 1000) [default: 64G]. A larger file fails alone, named
+    /// with the cap; the other inputs are still read.
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
+    max_file_size: Option<u64>,
+
+    /// Largest decompressed size of a gzip input (the stream stops there; a gzip bomb is refused
+    /// at the cap, never buffered) [default: 64G].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
+    max_decompressed_size: Option<u64>,
+
+    /// Largest --rules file (each file of a rules directory) [default: 16M].
+    #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
+    max_rules_size: Option<u64>,
+
     /// vSAN/ESXi exports: also run the SAP HANA-style storage checks (log write latency, log and
     /// data volume throughput) with the KPIs and sources in rules/vsan.toml `[hana]`.
     #[arg(long)]
@@ -291,9 +306,47 @@ fn parse_capacity(s: &str) -> Result<f64, String> {
     Ok(gib)
 }
 
+/// A byte size: plain bytes (`1000`), or a number with a unit: `K`, `M`, `G`, `T` (also `KiB`…
+/// `TiB`) are powers of 1024, `KB`, `MB`, `GB`, `TB` powers of 1000 (`4G`, `1.5GiB`, `500MB`).
+fn parse_bytes_arg(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("expected a size such as 1000, 500M or 64G, got \"{s}\""))?;
+    let per = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "ki" | "kib" => 1024f64,
+        "m" | "mi" | "mib" => 1024f64.powi(2),
+        "g" | "gi" | "gib" => 1024f64.powi(3),
+        "t" | "ti" | "tib" => 1024f64.powi(4),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        u => {
+            return Err(format!(
+                "unknown unit \"{u}\" (use K, M, G, T or KB, MB, GB, TB)"
+            ))
+        }
+    };
+    let bytes = v * per;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        return Err(format!("must be a size of at least 1 byte, got \"{s}\""));
+    }
+    Ok(bytes as u64)
+}
+
 fn load_rules(path: Option<&Path>) -> Result<RuleSet, String> {
+    load_rules_limited(path, sizer::rules::DEFAULT_MAX_RULES_SIZE)
+}
+
+fn load_rules_limited(path: Option<&Path>, max: u64) -> Result<RuleSet, String> {
     match path {
-        Some(p) => RuleSet::load(p),
+        Some(p) => RuleSet::load_limited(p, max),
         None => RuleSet::builtin(),
     }
     .map_err(|e| e.to_string())
@@ -371,7 +424,7 @@ impl From<Exit> for std::process::ExitCode {
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Analyze(a) => analyze_cmd(a),
+        Command::Analyze(a) => analyze_cmd(*a),
         Command::Tiers(t) => tiers_cmd(t),
     }
     .into()
@@ -410,7 +463,11 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     if a.output.as_deref() == Some(Path::new("-")) {
         a.output = None;
     }
-    let rules = load_rules(a.rules.as_deref());
+    let rules = load_rules_limited(
+        a.rules.as_deref(),
+        a.max_rules_size
+            .unwrap_or(sizer::rules::DEFAULT_MAX_RULES_SIZE),
+    );
     let rules = match rules {
         Ok(r) => r,
         Err(e) => {
@@ -479,6 +536,14 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             iostat_y: a.iostat_y,
         },
         hana_checks: a.hana_checks,
+        limits: sizer_parsers::input::Limits {
+            max_file_size: a
+                .max_file_size
+                .unwrap_or(sizer_parsers::input::Limits::DEFAULT_FILE_SIZE),
+            max_decompressed_size: a
+                .max_decompressed_size
+                .unwrap_or(sizer_parsers::input::Limits::DEFAULT_DECOMPRESSED_SIZE),
+        },
         size_on: match a.size_on {
             SizeOnArg::Avg => SizeOn::Avg,
             SizeOnArg::P50 => SizeOn::P50,

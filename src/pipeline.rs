@@ -29,7 +29,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::RunError;
-use crate::ingest::{check_regular, read_input, read_stdin, Read, ReadError};
+use crate::ingest::{check_regular, read_input_limited, read_stdin, Read, ReadError};
 use crate::model::{DataFrame, Model};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
@@ -224,13 +224,17 @@ pub fn discover_with(paths: &[PathBuf], follow: bool) -> (Vec<Input>, Vec<Failur
 
 /// Reads one input by its kind: a link not followed is refused, a path that is not a regular
 /// file is refused before it is opened, standard input is read once from memory.
-fn read_one(inp: &Input, devices: &crate::settings::DeviceSettings) -> Result<Read, ReadError> {
+fn read_one(
+    inp: &Input,
+    devices: &crate::settings::DeviceSettings,
+    limits: &sizer_parsers::input::Limits,
+) -> Result<Read, ReadError> {
     match inp.kind {
         InputKind::Link => Err(ReadError::Link),
         InputKind::Stdin => read_stdin(&inp.path.display().to_string(), devices),
         InputKind::File => {
             check_regular(&inp.path)?;
-            read_input(&inp.path, devices).map_err(|e| {
+            read_input_limited(&inp.path, devices, limits).map_err(|e| {
                 let e = ReadError::from(e);
                 if crate::ingest::is_fake_gzip(&inp.path) {
                     ReadError::NotGzip(Box::new(e))
@@ -306,7 +310,7 @@ pub fn run_inputs(
         let reads: Vec<(Input, Result<Read, ReadError>)> = batch
             .into_par_iter()
             .map(|inp| {
-                let r = read_one(&inp, &settings.devices);
+                let r = read_one(&inp, &settings.devices, &settings.limits);
                 bar.inc(1);
                 (inp, r)
             })

@@ -62,6 +62,9 @@ pub struct Settings {
     pub devices: DeviceSettings,
     /// Run the optional SAP HANA-style checks on vSAN/ESXi exports (`rules/vsan.toml` `[hana]`).
     pub hana_checks: bool,
+    /// Caps on each input's file size and decompressed size (`--max-file-size`,
+    /// `--max-decompressed-size`).
+    pub limits: sizer_parsers::input::Limits,
 }
 
 /// Which devices make up the host total.

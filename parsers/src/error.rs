@@ -60,13 +60,25 @@ pub enum ParseError {
         /// What was looked for and not found.
         reason: String,
     },
-    /// gzip-compressed data that cannot be decompressed (a corrupt or truncated stream, or more
-    /// than the gunzip limit, 4 GiB): the file claims to be an input and cannot be
+    /// gzip-compressed data that cannot be decompressed (a corrupt or truncated stream; in memory,
+    /// more than the gunzip limit, 4 GiB; a file is capped by [`ParseError::TooLarge`] instead):
+    /// the file claims to be an input and cannot be
     /// read, unlike [`ParseError::UnknownFormat`].
     #[error("not a recognised report: {reason}")]
     Gzip {
         /// The gzip problem, with what was expected.
         reason: String,
+    },
+    /// The input is larger than a cap (`Limits` of the `input` module): on disk before it is opened,
+    /// or, for gzip, once the stream decompresses past the cap (it is never buffered whole).
+    #[error("{what} is more than the cap of {} ({flag}); raise the cap with {flag} if the file is meant to be read", human_bytes(*.limit))]
+    TooLarge {
+        /// `the file` or `the decompressed gzip data`.
+        what: &'static str,
+        /// The cap, bytes.
+        limit: u64,
+        /// The command-line flag that sets it (`--max-file-size`, `--max-decompressed-size`).
+        flag: &'static str,
     },
     /// The report stops before its end.
     #[error("truncated report: {what} ({at})")]
@@ -105,4 +117,15 @@ impl ParseError {
             found: found.into(),
         }
     }
+}
+
+/// `n` bytes in the largest binary unit that divides it (`64 GiB`, `1.5 MiB` → `1536 KiB`), or
+/// bytes.
+pub fn human_bytes(n: u64) -> String {
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if n >= 1 << shift && n.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", n >> shift);
+        }
+    }
+    format!("{n} bytes")
 }

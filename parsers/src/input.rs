@@ -7,6 +7,11 @@
 //! [`encoding_rs`], which maps every byte, so decoding never fails. gzip data is decompressed
 //! first (with [`flate2`]); binary sysstat `saDD` files are refused with the `sadf` command to run.
 //! [`crate::parse_path_into`] hands streaming parsers UTF-16 input already decoded to UTF-8.
+//!
+//! Files are read under [`Limits`] (issue 14): [`check_file_size`] before a file is opened, and
+//! [`open_stream_capped`] / [`read_capped`] while it is read, a gzip stream decompressed on the
+//! fly and stopped at its cap ([`ParseError::TooLarge`]), never buffered whole. [`decode`] of
+//! bytes already in memory (standard input) still gunzips them whole, at most [`GUNZIP_LIMIT`].
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -26,6 +31,119 @@ pub struct Decoded<'a> {
 
 /// Largest decompressed size accepted from a gzip input (a guard against decompression bombs).
 pub const GUNZIP_LIMIT: u64 = 4 << 30;
+
+/// Caps on what one input may make sizer read (issue 14: bounded resources). Every input is
+/// checked against them as it is read, so one oversized file fails alone with
+/// [`ParseError::TooLarge`] and the rest of a batch goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest input file on disk, bytes (checked before it is opened, and while it is read, in
+    /// case it grows): [`Limits::DEFAULT_FILE_SIZE`].
+    pub max_file_size: u64,
+    /// Largest decompressed size of a gzip input, bytes: the stream stops at the cap (a gzip
+    /// bomb is refused after that many bytes, never buffered whole):
+    /// [`Limits::DEFAULT_DECOMPRESSED_SIZE`].
+    pub max_decompressed_size: u64,
+}
+
+impl Limits {
+    /// 64 GiB: OS logs stream in bounded memory whatever their size, so the cap is far above a
+    /// week of `iostat -x 1` on 100 devices (about 30 GB); it stops a path that names a disk
+    /// image or a runaway file. Database reports are read whole: a real AWR report is a few MB.
+    pub const DEFAULT_FILE_SIZE: u64 = 64 << 30;
+    /// 64 GiB, as [`Limits::DEFAULT_FILE_SIZE`]: a `.gz` log may decompress to many times its
+    /// size (iostat text compresses about 10:1), and it is streamed, never held.
+    pub const DEFAULT_DECOMPRESSED_SIZE: u64 = 64 << 30;
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_size: Limits::DEFAULT_FILE_SIZE,
+            max_decompressed_size: Limits::DEFAULT_DECOMPRESSED_SIZE,
+        }
+    }
+}
+
+pub use crate::error::human_bytes;
+
+/// The payload of the I/O error a [`Capped`] reader returns at its cap.
+#[derive(Debug)]
+struct CapReached(ParseError);
+
+impl std::fmt::Display for CapReached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for CapReached {}
+
+/// A reader that fails (an I/O error carrying [`ParseError::TooLarge`]) once more than its cap
+/// would be read, instead of reading on.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    limit: u64,
+    what: &'static str,
+    flag: &'static str,
+}
+
+impl<R: std::io::Read> std::io::Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        // Read one byte past the cap, to tell "exactly the cap" from "more".
+        let want = buf
+            .len()
+            .min(self.left.saturating_add(1).min(usize::MAX as u64) as usize);
+        let n = self.inner.read(&mut buf[..want])?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::other(CapReached(ParseError::TooLarge {
+                what: self.what,
+                limit: self.limit,
+                flag: self.flag,
+            })));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+/// The [`ParseError::TooLarge`] an I/O error of a capped reader ([`open_stream_capped`]) carries, else
+/// [`ParseError::Io`] naming `path`.
+pub fn io_error(path: &Path, source: std::io::Error) -> ParseError {
+    if source.get_ref().is_some_and(|e| e.is::<CapReached>()) {
+        if let Ok(cap) = source
+            .into_inner()
+            .expect("checked")
+            .downcast::<CapReached>()
+        {
+            return cap.0;
+        }
+        unreachable!("checked to be CapReached");
+    }
+    ParseError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Refuses a file larger than [`Limits::max_file_size`] on disk, before it is opened.
+///
+/// # Errors
+/// [`ParseError::TooLarge`]; [`ParseError::Io`] when it cannot be looked at.
+pub fn check_file_size(path: &Path, limits: &Limits) -> Result<(), ParseError> {
+    let len = std::fs::metadata(path)
+        .map_err(|source| io_error(path, source))?
+        .len();
+    if len > limits.max_file_size {
+        return Err(ParseError::TooLarge {
+            what: "the file",
+            limit: limits.max_file_size,
+            flag: "--max-file-size",
+        });
+    }
+    Ok(())
+}
 
 /// UTF-16 text without a byte-order mark (some exporters write it so): `head` starts with an
 /// ASCII code unit (one byte zero, the other not, < 0x80), at least 3 in 4 of its first 256 code
@@ -92,7 +210,29 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, ParseError> {
 /// # Errors
 /// [`ParseError::Io`] naming the path.
 pub fn open_stream(path: &Path) -> Result<Box<dyn std::io::BufRead + Send>, ParseError> {
+    open_stream_capped(path, &Limits::default())
+}
+
+/// [`open_stream`] under `limits`: the bytes read from the file stop at
+/// [`Limits::max_file_size`] and, for gzip, the decompressed bytes at
+/// [`Limits::max_decompressed_size`]; past a cap the reader fails with an I/O error that
+/// [`io_error`] turns into [`ParseError::TooLarge`]. Nothing is buffered beyond the reader's
+/// 1 MiB buffer.
+///
+/// # Errors
+/// [`ParseError::Io`] naming the path.
+pub fn open_stream_capped(
+    path: &Path,
+    limits: &Limits,
+) -> Result<Box<dyn std::io::BufRead + Send>, ParseError> {
     use std::io::{BufReader, Read};
+    let file_cap = |f: std::fs::File| Capped {
+        inner: f,
+        left: limits.max_file_size,
+        limit: limits.max_file_size,
+        what: "the file",
+        flag: "--max-file-size",
+    };
     let io = |source| ParseError::Io {
         path: path.to_path_buf(),
         source,
@@ -102,13 +242,56 @@ pub fn open_stream(path: &Path) -> Result<Box<dyn std::io::BufRead + Send>, Pars
     let n = f.read(&mut magic).map_err(io)?;
     let f = std::fs::File::open(path).map_err(io)?;
     if n == 2 && magic == [0x1F, 0x8B] {
+        let gz = flate2::read::MultiGzDecoder::new(BufReader::new(file_cap(f)));
         Ok(Box::new(BufReader::with_capacity(
             1 << 20,
-            flate2::read::MultiGzDecoder::new(BufReader::new(f)),
+            Capped {
+                inner: gz,
+                left: limits.max_decompressed_size,
+                limit: limits.max_decompressed_size,
+                what: "the decompressed gzip data",
+                flag: "--max-decompressed-size",
+            },
         )))
     } else {
-        Ok(Box::new(BufReader::with_capacity(1 << 20, f)))
+        Ok(Box::new(BufReader::with_capacity(1 << 20, file_cap(f))))
     }
+}
+
+/// The whole content of a file, decompressed when gzip, read through [`open_stream_capped`]:
+/// at most [`Limits::max_file_size`] bytes of a plain file and
+/// [`Limits::max_decompressed_size`] bytes of decompressed gzip, so a document read whole (an
+/// AWR report) stops at the cap instead of growing, and a `.gz` is never held compressed and
+/// decompressed at once.
+///
+/// # Errors
+/// [`ParseError::TooLarge`] past a cap; [`ParseError::Io`] naming the path; a corrupt gzip
+/// stream is [`ParseError::Gzip`].
+pub fn read_capped(path: &Path, limits: &Limits) -> Result<Vec<u8>, ParseError> {
+    use std::io::Read;
+    let gzip = is_gzip_file(path);
+    let mut out = Vec::new();
+    open_stream_capped(path, limits)?
+        .read_to_end(&mut out)
+        .map_err(|e| match io_error(path, e) {
+            ParseError::Io { source, .. } if gzip => ParseError::Gzip {
+                reason: format!(
+                    "gzip-compressed data that cannot be decompressed ({source}): expected a \
+                     complete .gz file"
+                ),
+            },
+            e => e,
+        })?;
+    Ok(out)
+}
+
+/// Whether the file starts with the gzip magic bytes.
+fn is_gzip_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut magic))
+        .is_ok_and(|()| magic == [0x1F, 0x8B])
 }
 
 /// Whether `head`, the first bytes of an input (decompressed), is UTF-16: a byte-order mark in

@@ -159,10 +159,53 @@ pub fn parse_path_into(
     settings: &ParseSettings,
     sink: &mut dyn Sink,
 ) -> Result<Format, ParseError> {
-    if let Ok(head) = input::peek_text(path, 64 * 1024) {
-        if let Ok(parser) = registry::detect(&head) {
+    parse_path_into_limited(path, settings, &input::Limits::default(), sink)
+}
+
+/// How much of a file whose first 64 KiB are no known format is read to detect it on its whole
+/// text: 64 MiB (a database report, the only format read whole, is a few MB). Past it the file
+/// is "not a recognised report" at once.
+pub const UNDETECTED_READ_LIMIT: u64 = 64 << 20;
+
+/// [`parse_path_into`] under caps on the file's size and, for gzip, its decompressed size
+/// ([`input::Limits`]): a file over [`input::Limits::max_file_size`] is refused before it is
+/// opened; a stream stops at either cap ([`input::open_stream_capped`]); a document read whole
+/// is read through the same capped reader ([`input::read_capped`]), so nothing is buffered past
+/// a cap. Content whose first 64 KiB are binary is refused from those bytes (a gzip bomb of
+/// zeros is not read on).
+///
+/// # Errors
+/// [`ParseError::TooLarge`] naming the cap and its flag; else as [`parse_path_into`].
+pub fn parse_path_into_limited(
+    path: &Path,
+    settings: &ParseSettings,
+    limits: &input::Limits,
+    sink: &mut dyn Sink,
+) -> Result<Format, ParseError> {
+    input::check_file_size(path, limits)?;
+    let head = input::peek_text(path, 64 * 1024);
+    if let Err(e @ ParseError::Binary { .. }) = head {
+        return Err(e);
+    }
+    // Content whose head is no known format is read whole (to detect on the whole text) only up
+    // to UNDETECTED_READ_LIMIT: a gzip bomb of text lines is refused there, not at the caps.
+    let mut whole = *limits;
+    let mut undetected = None;
+    if let Ok(head) = head {
+        let detected = registry::detect(&head);
+        if let Err(e) = &detected {
+            whole.max_file_size = whole.max_file_size.min(UNDETECTED_READ_LIMIT);
+            whole.max_decompressed_size = whole.max_decompressed_size.min(UNDETECTED_READ_LIMIT);
+            undetected = Some(ParseError::UnknownFormat {
+                reason: match e {
+                    ParseError::UnknownFormat { reason } => reason.clone(),
+                    other => other.to_string(),
+                },
+            });
+        }
+        if let Ok(parser) = detected {
             if parser.streams() {
-                let mut src = input::open_stream(path)?;
+                let mut src = input::open_stream_capped(path, limits)?;
                 // UTF-16 is decoded to UTF-8 on the fly, so every streaming parser reads it as
                 // the whole-text decoder does (a UTF-16 log was detected, then read raw).
                 let utf16 =
@@ -177,16 +220,28 @@ pub fn parse_path_into(
                 }
                 let mut checked = checked::Checked::new(sink);
                 return match parser.parse_stream(&mut src, settings, &mut checked) {
-                    Err(ParseError::Io { source, .. }) => Err(ParseError::Io {
-                        path: path.to_path_buf(),
-                        source,
-                    }),
+                    Err(ParseError::Io { source, .. }) => Err(input::io_error(path, source)),
                     r => r.map(|()| parser.info().format),
                 };
             }
         }
     }
-    let bytes = input::read_file(path)?;
+    let bytes = match input::read_capped(path, &whole) {
+        // The cap reached is this read's own, not the user's: the file is no report.
+        Err(ParseError::TooLarge { what, limit, .. })
+            if undetected.is_some()
+                && limit == UNDETECTED_READ_LIMIT
+                && UNDETECTED_READ_LIMIT
+                    < if what == "the file" {
+                        limits.max_file_size
+                    } else {
+                        limits.max_decompressed_size
+                    } =>
+        {
+            return Err(undetected.expect("checked"));
+        }
+        r => r?,
+    };
     parse_bytes_into(&bytes, settings, sink)
 }
 

@@ -95,7 +95,9 @@ pub use recommendation::{
     CostBreakdown, FiredRule, HostChoice, HostFit, NotEvaluatedRule, NotFiredRule, OptionNote,
     Options, PlatformRecommendation, Recommendation, TierOption, Unit,
 };
-pub use ruleset::{RuleSet, RulesError, BUILTIN_SIZING_TOML, BUILTIN_TIERS_TOML};
+pub use ruleset::{
+    RuleSet, RulesError, BUILTIN_SIZING_TOML, BUILTIN_TIERS_TOML, DEFAULT_MAX_RULES_SIZE,
+};
 
 /// Size every tier of the requested platforms for `demand` and pick one per
 /// platform. The algorithm is in the module docs and `docs/rules.md`.

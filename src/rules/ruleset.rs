@@ -27,6 +27,15 @@ pub enum RulesError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A rules file is larger than the cap (`--max-rules-size`, [`DEFAULT_MAX_RULES_SIZE`]):
+    /// refused before it is read (a 56 MB file used 7.4 GB to parse).
+    #[error("{}: more than the cap of {} bytes for a rules file (--max-rules-size); the built-in rules are about 120 KB", .path.display(), .limit)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The cap, bytes.
+        limit: u64,
+    },
     /// The file is not valid TOML or does not match the schema (unknown key,
     /// wrong type, missing field).
     #[error("{file}:{line}:{column}: {}{message}", KeyPrefix(.key))]
@@ -67,6 +76,39 @@ impl std::fmt::Display for KeyPrefix<'_> {
     }
 }
 
+/// Default cap on one rules file, bytes: 16 MiB, over 100 times the built-in `tiers.toml`
+/// (about 90 KB); a TOML file costs many times its size to parse.
+pub const DEFAULT_MAX_RULES_SIZE: u64 = 16 << 20;
+
+thread_local! {
+    /// The cap [`read_rules_file`] applies ([`RuleSet::load_limited`] sets it for one load).
+    static MAX_RULES: std::cell::Cell<u64> = const { std::cell::Cell::new(DEFAULT_MAX_RULES_SIZE) };
+}
+
+/// Reads one rules file, at most the current cap ([`MAX_RULES`]).
+fn read_rules_file(path: &Path) -> Result<String, RulesError> {
+    use std::io::Read;
+    let limit = MAX_RULES.with(|m| m.get());
+    let read = |source| RulesError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let f = std::fs::File::open(path).map_err(read)?;
+    let too_large = || RulesError::TooLarge {
+        path: path.to_path_buf(),
+        limit,
+    };
+    if f.metadata().map_err(read)?.len() > limit {
+        return Err(too_large());
+    }
+    let mut text = String::new();
+    f.take(limit + 1).read_to_string(&mut text).map_err(read)?;
+    if text.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(text)
+}
+
 /// Parsed and validated `tiers.toml` + `sizing.toml`.
 #[derive(Debug, Clone)]
 pub struct RuleSet {
@@ -88,15 +130,22 @@ impl RuleSet {
         .map(|r| r.with_origin("built-in"))
     }
 
+    /// [`RuleSet::load`] with every rules file read capped at `max_bytes`
+    /// ([`RulesError::TooLarge`] past it, checked before the file is read and while it is).
+    pub fn load_limited(path: &Path, max_bytes: u64) -> Result<RuleSet, RulesError> {
+        MAX_RULES.with(|m| m.set(max_bytes));
+        let r = RuleSet::load(path);
+        MAX_RULES.with(|m| m.set(DEFAULT_MAX_RULES_SIZE));
+        r
+    }
+
     /// Load `DIR/tiers.toml` and `DIR/sizing.toml` (both required; start from
     /// copies of [`BUILTIN_TIERS_TOML`] and [`BUILTIN_SIZING_TOML`]). Errors
     /// name the file and the TOML key.
     pub fn load_dir(dir: &Path) -> Result<RuleSet, RulesError> {
         let read = |name: &str| {
             let path = dir.join(name);
-            std::fs::read_to_string(&path)
-                .map(|text| (text, path.display().to_string()))
-                .map_err(|source| RulesError::Read { path, source })
+            read_rules_file(&path).map(|text| (text, path.display().to_string()))
         };
         let (tiers, tiers_file) = read("tiers.toml")?;
         let (sizing, sizing_file) = read("sizing.toml")?;
@@ -123,10 +172,7 @@ impl RuleSet {
         if path.is_dir() {
             return RuleSet::load_dir(path);
         }
-        let text = std::fs::read_to_string(path).map_err(|source| RulesError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = read_rules_file(path)?;
         let file = path.display().to_string();
         let table: toml::Table = schema::parse_toml(&text, &file)?;
         let r = if table.contains_key("tier") || table.contains_key("platform") {

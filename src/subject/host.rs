@@ -735,17 +735,10 @@ pub(crate) fn host(
             });
         }
     }
-    // The same caveat from several logs of the host once.
-    let mut seen_w: Vec<(String, String)> = Vec::new();
-    warnings.retain(|w| {
-        let k = (w.id.clone(), w.message.clone());
-        if seen_w.contains(&k) {
-            false
-        } else {
-            seen_w.push(k);
-            true
-        }
-    });
+    // The same caveat from several logs of the host once (a set: a log with 100,000 unknown
+    // columns has as many warnings, and a scan per warning was quadratic; issue 14).
+    let mut seen_w: std::collections::HashSet<(String, String)> = Default::default();
+    warnings.retain(|w| seen_w.insert((w.id.clone(), w.message.clone())));
     let begin = series.iter().zip(&lens).find_map(|(x, l)| {
         x.0.map(|t| t - chrono::Duration::milliseconds((l.or(med).unwrap_or(0.0) * 1000.0) as i64))
     });

@@ -1,6 +1,7 @@
 //! The integration tests, one binary (each module was a test crate of its own).
 
 mod batch;
+mod bounded;
 mod cli;
 mod common;
 mod corpus;

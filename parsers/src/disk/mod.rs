@@ -328,6 +328,23 @@ impl DeviceLog {
     }
 }
 
+/// Warnings of one kind that may come once per column or cell (unknown header names), each
+/// kept once: a set, so a header of 100,000 names costs one look-up per name, where
+/// [`DeviceLog::warn`] scans the warnings so far (quadratic on such a header; issue 14). Use it
+/// for every warning of its kind, so the two never hold the same text.
+#[derive(Debug, Default)]
+pub(crate) struct WarnOnce(std::collections::HashSet<String>);
+
+impl WarnOnce {
+    /// Adds `w` to `log`'s warnings unless this set has seen it.
+    pub(crate) fn warn(&mut self, log: &mut DeviceLog, w: String) {
+        if !self.0.contains(&w) {
+            self.0.insert(w.clone());
+            log.warnings.push(w);
+        }
+    }
+}
+
 /// Refuses a log without a single device sample.
 ///
 /// # Errors

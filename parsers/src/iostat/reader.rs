@@ -8,6 +8,7 @@
 
 use super::*;
 use crate::disk::CpuUtil;
+use std::collections::HashMap;
 
 // ---------------------------------------------------------------------------------------------
 // Streaming reader
@@ -29,6 +30,20 @@ pub(super) struct Layout {
     pub(super) plan: Option<Plan>,
     /// Columns a sample needs converted when values are not kept.
     pub(super) used: Vec<bool>,
+    /// The column names, for [`Layout::overlaps`] (one hash look-up per column, not a scan).
+    pub(super) names: std::collections::HashSet<String>,
+}
+
+impl Layout {
+    /// Whether the two headers share a column name (linear in the narrower one).
+    pub(super) fn overlaps(&self, other: &Layout) -> bool {
+        let (small, big) = if self.columns.len() <= other.columns.len() {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        small.columns.iter().any(|c| big.names.contains(c))
+    }
 }
 
 /// A header of the current report: its layout and the line it was printed on.
@@ -107,6 +122,9 @@ pub(super) struct State {
     pub(super) line_no: usize,
     pub(super) header: Option<SystemHeader>,
     pub(super) warnings: Vec<String>,
+    /// The unknown header names already warned about (each is warned about once; a set, so a
+    /// header of 100,000 unknown names is not quadratic).
+    pub(super) warned_columns: std::collections::HashSet<String>,
     pub(super) skipped: Vec<SkippedLine>,
     pub(super) cache: Vec<Arc<Layout>>,
     pub(super) seen_anything: bool,
@@ -156,6 +174,7 @@ impl<R: BufRead> Reader<R> {
                 line_no: 0,
                 header: None,
                 warnings: Vec::new(),
+                warned_columns: std::collections::HashSet::new(),
                 skipped: Vec::new(),
                 cache: Vec::new(),
                 seen_anything: false,
@@ -404,12 +423,10 @@ impl State {
                     return false;
                 };
                 for c in &columns {
-                    if !known_column(c) {
-                        let w = format!("line {no}: unknown column '{c}' kept as printed");
-                        let tail = format!("'{c}' kept as printed");
-                        if !self.warnings.iter().any(|x| x.ends_with(&tail)) {
-                            self.warnings.push(w);
-                        }
+                    if !known_column(c) && !self.warned_columns.contains(c) {
+                        self.warned_columns.insert(c.clone());
+                        self.warnings
+                            .push(format!("line {no}: unknown column '{c}' kept as printed"));
                     }
                 }
                 let l = Arc::new(Layout::new(trimmed, columns, device_last));
@@ -425,10 +442,10 @@ impl State {
         // A header whose columns overlap the current report's tables starts a new report;
         // disjoint ones are the `--pretty -x` split of one report.
         let overlaps = self.cur.is_some()
-            && self.tables.iter().any(|t| {
-                Arc::ptr_eq(&t.layout, &layout)
-                    || t.layout.columns.iter().any(|c| layout.columns.contains(c))
-            });
+            && self
+                .tables
+                .iter()
+                .any(|t| Arc::ptr_eq(&t.layout, &layout) || t.layout.overlaps(&layout));
         if self.cur.is_none() || overlaps {
             self.close_report();
             self.start_report(no, None);
@@ -618,6 +635,12 @@ impl State {
     pub(super) fn merged_samples(&mut self) -> Result<Vec<DeviceSample>, ParseError> {
         let commas = self.commas;
         let mut devices: Vec<DeviceSample> = Vec::new();
+        // Per sample, the tables merged into it; per device name and group, its samples (a
+        // device is merged into its first sample that has none of the table's columns).
+        let mut merged: Vec<Vec<usize>> = Vec::new();
+        let mut by_device: HashMap<(String, bool), Vec<usize>> = HashMap::new();
+        let overlap =
+            |a: usize, b: usize| a == b || self.tables[a].layout.overlaps(&self.tables[b].layout);
         for row in &self.rows {
             let t = &self.tables[row.table];
             let columns = &t.layout.columns;
@@ -634,20 +657,29 @@ impl State {
                 values.push((c.clone(), v));
             }
             let device = &self.arena[row.dev.0..row.dev.1];
-            let merge = devices.iter_mut().find(|d| {
-                d.device == device
-                    && d.group == row.group
-                    && !d.values.iter().any(|(n, _)| columns.contains(n))
-            });
+            let same = by_device
+                .entry((device.to_string(), row.group))
+                .or_default();
+            let merge = same
+                .iter()
+                .copied()
+                .find(|&i| !merged[i].iter().any(|&t| overlap(t, row.table)));
             match merge {
-                Some(d) => d.values.extend(values),
-                None => devices.push(DeviceSample {
-                    device: device.to_string(),
-                    group: row.group,
-                    host_total: false,
-                    values,
-                    normalised: Normalised::default(),
-                }),
+                Some(i) => {
+                    devices[i].values.extend(values);
+                    merged[i].push(row.table);
+                }
+                None => {
+                    same.push(devices.len());
+                    merged.push(vec![row.table]);
+                    devices.push(DeviceSample {
+                        device: device.to_string(),
+                        group: row.group,
+                        host_total: false,
+                        values,
+                        normalised: Normalised::default(),
+                    });
+                }
             }
         }
         for d in &mut devices {

@@ -192,6 +192,11 @@ fn aix_lines<L: AsRef<str>>(
     let mut skip_cpu_values = false;
     let mut saw_cpu = false;
     let mut in_system = false;
+    // Unknown columns and odd time units can come once per column: warned through a set.
+    let mut once = crate::disk::WarnOnce::default();
+    // The devices of the current report, so a repeated one (the next report) is found by a
+    // look-up, not a scan of the report (quadratic in its disks).
+    let mut in_report: std::collections::HashSet<(String, bool)> = Default::default();
 
     // A report is complete when it is closed: its samples are normalised then.
     macro_rules! close {
@@ -204,6 +209,7 @@ fn aix_lines<L: AsRef<str>>(
     macro_rules! open {
         ($no:expr) => {{
             if cur.is_none() {
+                in_report.clear();
                 let mut r = DeviceReport::new($no);
                 r.since_boot = since_boot_next;
                 since_boot_next = false;
@@ -267,16 +273,19 @@ fn aix_lines<L: AsRef<str>>(
                         )
                     })?;
                     if odd {
-                        log.warn(format!(
-                            "line {no}: '{tok}' in '{name}' has a time unit AIX does not \
+                        once.warn(
+                            &mut log,
+                            format!(
+                                "line {no}: '{tok}' in '{name}' has a time unit AIX does not \
                              document (ms, S, H): left unknown"
-                        ));
+                            ),
+                        );
                     }
                     if !AIX_D_KNOWN.contains(&name.as_str()) {
-                        log.warn(format!(
-                            "line {}: unknown column '{name}' kept as printed",
-                            st.line
-                        ));
+                        once.warn(
+                            &mut log,
+                            format!("line {}: unknown column '{name}' kept as printed", st.line),
+                        );
                     }
                     r.devices[st.device].values.push((name, v));
                 }
@@ -368,13 +377,15 @@ fn aix_lines<L: AsRef<str>>(
                 .copied()
                 .expect("matched above");
             if let Some(d) = dev_name {
-                let repeated = cur
-                    .as_ref()
-                    .is_some_and(|r| r.devices.iter().any(|x| x.device == d));
+                // A `-D` block's disk is repeated whatever its group flag.
+                let repeated = cur.is_some()
+                    && (in_report.contains(&(d.to_string(), false))
+                        || in_report.contains(&(d.to_string(), true)));
                 if repeated {
                     close!();
                 }
                 let r = open!(no);
+                in_report.insert((d.to_string(), false));
                 r.devices.push(DeviceSample {
                     device: d.to_string(),
                     group: false,
@@ -420,7 +431,10 @@ fn aix_lines<L: AsRef<str>>(
                 block_dev = None;
                 for c in &cols {
                     if !AIX_PLAIN_KNOWN.contains(&c.as_str()) {
-                        log.warn(format!("line {no}: unknown column '{c}' kept as printed"));
+                        once.warn(
+                            &mut log,
+                            format!("line {no}: unknown column '{c}' kept as printed"),
+                        );
                     }
                 }
                 plain = Some(PlainTable {
@@ -436,17 +450,14 @@ fn aix_lines<L: AsRef<str>>(
             let n = p.columns.len();
             if toks.len() == n + 1 && values_line(&toks[1..].join(" ")) {
                 let device = toks[0];
-                let repeated = cur.as_ref().is_some_and(|r| {
-                    r.devices
-                        .iter()
-                        .any(|x| x.device == device && x.group == p.group)
-                });
+                let repeated = cur.is_some() && in_report.contains(&(device.to_string(), p.group));
                 if repeated {
                     close!();
                 }
                 let (group, header_line) = (p.group, p.line);
                 let columns = p.columns.clone();
                 let r = open!(no);
+                in_report.insert((device.to_string(), group));
                 let mut values = Vec::with_capacity(n);
                 for (c, tok) in columns.iter().zip(&toks[1..]) {
                     if c == "time" {

@@ -148,6 +148,8 @@ fn solaris_lines<L: AsRef<str>>(
     let mut table: Option<SolTable> = None;
     let mut since_boot_next = opts.first_is_since_boot;
     let mut saw_header = false;
+    // One warning per unknown column, through a set (a wide header is not quadratic).
+    let mut once = crate::disk::WarnOnce::default();
 
     let mut new_report = |cur: &mut Option<DeviceReport>,
                           log: &mut DeviceLog,
@@ -208,7 +210,10 @@ fn solaris_lines<L: AsRef<str>>(
             }
             for c in h.before.iter().chain(&h.after) {
                 if !SOL_KNOWN.contains(&c.as_str()) {
-                    log.warn(format!("line {no}: unknown column '{c}' kept as printed"));
+                    once.warn(
+                        &mut log,
+                        format!("line {no}: unknown column '{c}' kept as printed"),
+                    );
                 }
             }
             if h.system > 0 {

@@ -22,3 +22,4 @@ mod text;
 mod unix_iostat;
 mod values;
 mod vsan;
+mod wide;
