@@ -144,3 +144,66 @@ pub(crate) fn host_cpu<'a>(
     };
     (cpu, busy)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sizer_parsers::entity::Series;
+
+    fn t(s: &str) -> NaiveDateTime {
+        NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").unwrap()
+    }
+
+    fn busy(host: &str, values: &[Option<f64>]) -> Series {
+        Series {
+            entity_type: "Physical Cpu".into(),
+            entity: "_Total".into(),
+            host: Some(host.into()),
+            metric: "% Util Time".into(),
+            measure: Some(Measure::HostCpuBusyPct),
+            raw_unit: "%".into(),
+            values: values.to_vec(),
+            times: vec![
+                Some(t("2024-01-02 10:00:05")),
+                Some(t("2024-01-02 10:00:10")),
+            ],
+            utc: true,
+            interval_s: None,
+        }
+    }
+
+    #[test]
+    fn busy_is_the_mean_over_the_hosts_that_have_the_sample() {
+        // Two hosts at 10:00:05: (40 + 80) / 2 = 60; at 10:00:10 only esx2 has a value: 90.
+        let mut log = EntityLog::new(sizer_parsers::esxtop::FORMAT);
+        log.series = vec![
+            busy("esx1", &[Some(40.0), None]),
+            busy("esx2", &[Some(80.0), Some(90.0)]),
+        ];
+        let (cpu, by_time) = host_cpu(std::iter::once(&log), None);
+        assert_eq!(by_time.values().copied().collect::<Vec<_>>(), [60.0, 90.0]);
+        assert_eq!(cpu.hosts, ["esx1", "esx2"]);
+        let s = cpu.statistics.expect("known");
+        assert_eq!((s.n, s.max), (2, Some(90.0)));
+        // No front end: the per-sample rows carry the CPU alone.
+        assert_eq!(cpu.intervals.len(), 2);
+        assert_eq!(cpu.intervals[0].front_end_iops, None);
+    }
+
+    #[test]
+    fn exports_without_cpu_say_why() {
+        let vsan = EntityLog::new("vsan_json");
+        let (cpu, by_time) = host_cpu(std::iter::once(&vsan), None);
+        assert!(by_time.is_empty() && cpu.statistics.is_none() && cpu.intervals.is_empty());
+        assert_eq!(
+            cpu.unknown_reason.as_deref(),
+            Some("the vSAN performance service data carries no host CPU")
+        );
+        let hci = EntityLog::new("hcibench");
+        let (cpu, _) = host_cpu(std::iter::once(&hci), None);
+        assert_eq!(
+            cpu.unknown_reason.as_deref(),
+            Some("HCIBench results carry no host CPU")
+        );
+    }
+}
