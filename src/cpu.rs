@@ -14,6 +14,11 @@
 //! - iowait % = 100 × `IOWAIT_TIME` / (`BUSY_TIME` + `IDLE_TIME`), else `%WIO` as printed (RAC
 //!   global: each instance's `% WIO` weighted by its Busy + Idle time).
 //!   IO wait is idle time with IO outstanding: it is part of `IDLE_TIME`, not of busy.
+//!
+//! The OS logs' CPU (iostat `avg-cpu`, `sar -u`, nmon `CPU_ALL`: 100 − `%idle` − `%iowait`) is
+//! read with the host series (`src/subject/host.rs`), and esxtop's `Physical Cpu(_Total)\%
+//! Util Time` with the cluster (`src/subject/virt_cpu.rs`). Every source feeds the one rule,
+//! `host-cpu-bounds-workload`, through `Demand::host_cpu_busy_pct`.
 
 use sizer_parsers::awr::ReportKind;
 

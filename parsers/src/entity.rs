@@ -66,6 +66,9 @@ pub enum Measure {
     CapacityBytes,
     /// Used capacity, bytes.
     UsedBytes,
+    /// Host CPU busy, percent 0–100 of the host's logical CPUs (esxtop `Physical Cpu(_Total)`
+    /// `% Util Time`, interactive esxtop's `PCPU UTIL(%)`; see the esxtop module docs).
+    HostCpuBusyPct,
 }
 
 impl Measure {
@@ -77,7 +80,7 @@ impl Measure {
             ReadBytesPerS | WriteBytesPerS | TotalBytesPerS => "B/s",
             ReadLatencyMs | WriteLatencyMs | LatencyMs | ReadLatencyP95Ms | WriteLatencyP95Ms
             | DeviceLatencyMs | KernelLatencyMs | GuestLatencyMs | QueueLatencyMs => "ms",
-            ReadCacheHitPct => "%",
+            ReadCacheHitPct | HostCpuBusyPct => "%",
             Congestion | OutstandingIo => "count",
             CapacityBytes | UsedBytes => "B",
         }
@@ -90,11 +93,11 @@ pub struct Series {
     /// Entity type: vSAN `cluster-domclient`, `host-domclient`, `cluster-domcompmgr`,
     /// `host-domcompmgr`, `disk-group`, `cache-disk`, `capacity-disk`, `virtual-machine`,
     /// `vsan-vnic-net`, …; esxtop `Physical Disk Adapter`, `Physical Disk`, `Physical Disk SCSI
-    /// Device`, `Virtual Disk`; PowerCLI the view (`VMConsumption`, `Backend`, `Performance`);
+    /// Device`, `Virtual Disk`, `Physical Cpu`; PowerCLI the view (`VMConsumption`, `Backend`, `Performance`);
     /// HCIBench `hcibench`. As the source names it.
     pub entity_type: String,
     /// The entity: the part after `type:` of a vSAN `entityRefId`, the esxtop instance
-    /// (`vmhba0:C0:T0:L0`, `naa.…`, a VM name), the PowerCLI `Entity`.
+    /// (`vmhba0:C0:T0:L0`, `naa.…`, a VM name, `_Total`), the PowerCLI `Entity`.
     pub entity: String,
     /// The host the entity belongs to, when the source says (esxtop `\\host\…`).
     pub host: Option<String>,

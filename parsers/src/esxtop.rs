@@ -24,10 +24,35 @@
 //! disk, `styx:scsi0:0`). Every kept column becomes one [`Series`]: `entity_type` = the object,
 //! `entity` = the instance, `host` = the host, `metric` = the counter, all verbatim.
 //!
-//! Columns of every other object (`Memory`, `Physical Cpu`, `Group Cpu`, `Network Port`,
-//! `Physical Disk Path`, `Physical Disk Per-Device-Per-World`, `Physical Disk NFS Volume`,
-//! `VSAN`, …) are skipped without reading their values and counted in one warning
+//! The host CPU is kept too: the three [`CPU_COUNTERS`] of `Physical Cpu(_Total)`, the mean
+//! over the host's logical CPUs (see *Host CPU* below). The per-CPU columns (`Physical
+//! Cpu(0)`, …) are not kept.
+//!
+//! Columns of every other object (`Memory`, `Physical Cpu` other than `_Total`, `Group Cpu`,
+//! `Network Port`, `Physical Disk Path`, `Physical Disk Per-Device-Per-World`, `Physical Disk
+//! NFS Volume`, `VSAN`, …) are skipped without reading their values and counted in one warning
 //! (`"7180 columns of other objects ignored (Memory, Physical Cpu, …)"`).
+//!
+//! # Host CPU
+//! esxtop prints three host-wide utilisations; batch mode names them differently from
+//! interactive esxtop's CPU panel (Scott Drummonds, VMware, "Processor Utilization
+//! Calculations", vpivot.com/2010/04/09/processor-utilization-calculations/, whose table gives
+//! both names):
+//!
+//! | batch counter (verbatim) | interactive | meaning (one core, hyperthreading on) | kept as |
+//! |---|---|---|---|
+//! | `% Util Time` | `PCPU UTIL(%)` | share of time each logical CPU (hardware thread) was not idle: one thread running fully 50 %, both 100 % | `HostCpuBusyPct` |
+//! | `% Core Util Time` | `CORE UTIL(%)` | share of time each physical core had at least one busy thread: one thread 100 %, both 100 % | `measure: None`, `%` |
+//! | `% Processor Time` | `PCPU USED(%)` | each thread's use of its core, scaled by the turbo frequency: one thread 108 %, both 50 % each | `measure: None`, `%` |
+//!
+//! The busy figure is `% Util Time`: it is time-based, as an OS's busy = 100 − idle over its
+//! logical CPUs (AWR `BUSY_TIME` / (`BUSY_TIME` + `IDLE_TIME`), `sar -u`), and reaches 100 %
+//! only when every hardware thread is busy. `% Processor Time` is frequency-scaled (turbo
+//! inflates it, and Broadcom KB 431027 says the matching vCenter counter `cpu.usage` overstates
+//! what is left, where the time-based `cpu.utilization` "accounts for Hyperthreading
+//! correctly"); `% Core Util Time` counts a core full when one of its two threads runs.
+//! Without hyperthreading `% Util Time` and `% Core Util Time` are the same. The other two are
+//! kept, raw and named verbatim, so the JSON and `--export` carry them.
 //!
 //! # Counters and units
 //! esxtop prints rates per second, latencies in milliseconds and throughput in MBytes per second
@@ -106,7 +131,7 @@
 //!            \"01/02/2024 10:00:00\",\"0.00\",\"0.00\"\n\
 //!            \"01/02/2024 10:00:05\",\"12.50\",\"2.00\"\n";
 //! let log = sizer_parsers::esxtop::parse(csv).unwrap();
-//! assert_eq!(log.series.len(), 1); // the CPU column is skipped
+//! assert_eq!(log.series.len(), 1); // the per-CPU column is skipped (only `_Total` is kept)
 //! let s = &log.series[0];
 //! assert_eq!((s.entity.as_str(), s.metric.as_str()), ("naa.1", "MBytes Read/sec"));
 //! assert_eq!(s.values, vec![Some(2.0 * 1048576.0)]); // the first row is dropped
@@ -130,6 +155,17 @@ pub const STORAGE_OBJECTS: [&str; 4] = [
     "Physical Disk",
     "Physical Disk SCSI Device",
     "Virtual Disk",
+];
+
+/// The host CPU object, and the instance kept: the mean over the host's logical CPUs.
+pub const CPU_OBJECT: (&str, &str) = ("Physical Cpu", "_Total");
+
+/// The `Physical Cpu(_Total)` counters kept (see the module docs, *Host CPU*): (counter,
+/// measure, unit as printed). Only `% Util Time` is the busy figure.
+pub const CPU_COUNTERS: [(&str, Option<Measure>, &str); 3] = [
+    ("% Util Time", Some(Measure::HostCpuBusyPct), "%"),
+    ("% Core Util Time", None, "%"),
+    ("% Processor Time", None, "%"),
 ];
 
 /// The storage counters this module knows: (counter, measure, factor from the printed value to
@@ -494,6 +530,31 @@ fn parse_lines<L: AsRef<str>>(
         ));
     }
 
+    // A kept column: its series, and where its values go.
+    let keep = |log: &mut EntityLog, c: &Column<'_>, measure, factor, raw_unit: &str| {
+        if log.origin.is_none() {
+            log.origin = Some(c.host.to_string());
+        }
+        log.series.push(Series {
+            entity_type: c.object.to_string(),
+            entity: c.instance.unwrap_or("").to_string(),
+            host: Some(c.host.to_string()),
+            metric: c.counter.to_string(),
+            measure,
+            raw_unit: raw_unit.to_string(),
+            values: Vec::new(),
+            times: Vec::new(),
+            utc,
+            interval_s: None,
+        });
+        Slot::Keep(log.series.len() - 1, factor)
+    };
+    let cpu = |c: &Column<'_>| {
+        CPU_COUNTERS
+            .iter()
+            .find(|(n, ..)| *n == c.counter)
+            .map(|&(_, m, u)| (m, u))
+    };
     let mut plan = Vec::with_capacity(header.len());
     let mut ignored = 0usize;
     let mut ignored_objects: Vec<&str> = Vec::new();
@@ -509,6 +570,13 @@ fn parse_lines<L: AsRef<str>>(
                     ));
                 }
                 Slot::SkippedLine
+            }
+            Some(c)
+                if (c.object, c.instance) == (CPU_OBJECT.0, Some(CPU_OBJECT.1))
+                    && cpu(c).is_some() =>
+            {
+                let (m, u) = cpu(c).unwrap_or((None, "%"));
+                keep(&mut log, c, m, 1.0, u)
             }
             Some(c) if !STORAGE_OBJECTS.contains(&c.object) => {
                 ignored += 1;
@@ -528,27 +596,16 @@ fn parse_lines<L: AsRef<str>>(
                         (None, 1.0, "")
                     }
                 };
-                if log.origin.is_none() {
-                    log.origin = Some(c.host.to_string());
-                }
-                log.series.push(Series {
-                    entity_type: c.object.to_string(),
-                    entity: c.instance.unwrap_or("").to_string(),
-                    host: Some(c.host.to_string()),
-                    metric: c.counter.to_string(),
-                    measure,
-                    raw_unit: raw_unit.to_string(),
-                    values: Vec::new(),
-                    times: Vec::new(),
-                    utc,
-                    interval_s: None,
-                });
-                Slot::Keep(log.series.len() - 1, factor)
+                keep(&mut log, c, measure, factor, raw_unit)
             }
         };
         plan.push(slot);
     }
-    if log.series.is_empty() {
+    if !log
+        .series
+        .iter()
+        .any(|s| STORAGE_OBJECTS.contains(&s.entity_type.as_str()))
+    {
         let objects = if ignored_objects.is_empty() {
             "no counter columns".to_string()
         } else {
@@ -735,7 +792,7 @@ impl crate::parser::FormatParser for EsxtopCsv {
             name: "esxtop batch CSV",
             kind: crate::sink::RecordKind::Entities,
             description:
-                "ESXi `esxtop -b` batch CSV (PDH-CSV 4.0): physical disk, adapter and VM counters",
+                "ESXi `esxtop -b` batch CSV (PDH-CSV 4.0): physical disk, adapter and VM counters, host CPU (`Physical Cpu(_Total)`)",
         }
     }
 

@@ -28,6 +28,7 @@ use crate::subject::entity_totals::{
     complete, measure_name, pick, points, side_stats, side_totals, stats, Side, Totals,
 };
 use crate::subject::hana::{hana_checks, HanaCheck};
+use crate::subject::virt_cpu::{host_cpu, VirtCpu};
 use crate::warning::Warning;
 
 /// One export, as read.
@@ -104,6 +105,10 @@ pub struct VirtAnalysis {
     pub front_end: Option<Side>,
     /// What the disks do.
     pub back_end: Option<Side>,
+    /// The host CPU beside the IO: esxtop `Physical Cpu(_Total)\% Util Time`, per sample and
+    /// over the samples; unknown with its reason for the other exports
+    /// ([`crate::subject::virt_cpu`]).
+    pub host_cpu: VirtCpu,
     /// Measured back-end write IOPS ÷ front-end write IOPS (time-weighted averages).
     pub measured_write_amplification: Option<f64>,
     /// Measured (back-end reads − front-end reads) ÷ front-end writes: the reads a policy adds
@@ -208,6 +213,10 @@ pub(crate) fn cluster(
     }
     let mut entities = Vec::new();
     for k in &ent_order {
+        // The host CPU is not a storage entity: it has its own figure (`host_cpu`).
+        if k.0 == sizer_parsers::esxtop::CPU_OBJECT.0 {
+            continue;
+        }
         let list = &ents[k];
         let mut figures = BTreeMap::new();
         let mut other = Vec::new();
@@ -266,6 +275,7 @@ pub(crate) fn cluster(
     };
     let front = build(true);
     let back = build(false);
+    let (host_cpu, busy) = host_cpu(srcs.iter().map(|s| &s.log), front.as_ref().map(|f| &f.1));
     let avg = |side: &Option<(Side, Totals)>, m: &str| {
         side.as_ref()
             .and_then(|(s, _)| s.statistics.get(m))
@@ -327,13 +337,18 @@ pub(crate) fn cluster(
             // whose sum is the average total) is scaled to the sizing figure: one sample's split
             // can be all writes where the series is 87 % writes. The request sizes come from the
             // sample whose total is closest to the sizing figure.
-            let cs: Option<&HashMap<Measure, f64>> = front.as_ref().and_then(|(_, t)| {
+            // The host CPU is that sample's too, as for hosts.
+            let closest = front.as_ref().and_then(|(_, t)| {
                 let i = sizing::closest(
                     Some(target),
                     t.values().map(|v| v.get(&Measure::TotalIops).copied()),
                 )?;
-                t.values().nth(i)
+                t.iter().nth(i)
             });
+            let cs: Option<&HashMap<Measure, f64>> = closest.map(|(_, v)| v);
+            let cpu_busy = closest
+                .and_then(|((t, _), _)| busy.get(t.as_ref()?))
+                .copied();
             let g = |m: Measure| cs.and_then(|c| c.get(&m).copied());
             let (r, w) = sizing::proportional(target, favg("read_iops"), favg("write_iops"))
                 .or_else(|| {
@@ -370,6 +385,7 @@ pub(crate) fn cluster(
                     .or_else(|| avg_kib("write_mb_s", "write_iops"))
                     .map(trim6),
                 capacity_gib: settings.capacity_gib,
+                host_cpu_busy_pct: cpu_busy.map(trim6),
                 ..Demand::default()
             };
             // The front end's read latency (weighted by reads) grades on the IO report card: as a
@@ -540,6 +556,7 @@ pub(crate) fn cluster(
         entities,
         front_end: front.map(|f| f.0),
         back_end: back.map(|b| b.0),
+        host_cpu,
         measured_write_amplification,
         measured_extra_reads_per_write,
         closest_policy,

@@ -8,6 +8,7 @@ pub mod entity_totals;
 pub mod hana;
 pub mod host;
 pub mod side_by_side;
+pub mod virt_cpu;
 
 use chrono::NaiveDateTime;
 

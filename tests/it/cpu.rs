@@ -160,3 +160,117 @@ fn sar_u_cpu_reaches_the_host_answer_through_the_fallback_totals() {
     assert!((h["demand"]["host_cpu_busy_pct"].as_f64().unwrap() - 10.86).abs() < 1e-9);
     assert!(!fired(h).contains(&"host-cpu-bounds-workload".to_string()));
 }
+
+#[test]
+fn esxtop_physical_cpu_total_beside_the_io_and_the_rule() {
+    // fixtures/esxtop/esxtop-host-cpu-total.csv (README there), samples 20 s apart after the
+    // dropped no-delta row. `Physical Cpu(_Total)\% Util Time`: 35.00, 48.00, 82.50, 60.00.
+    // Equal 20 s weights: average (35 + 48 + 82.5 + 60) / 4 = 225.5 / 4 = 56.375; max 82.50 at
+    // 10:01:00; p95 = 60 + 0.85 × (82.5 − 60) = 79.125 (rank 0.95 × 3 = 2.85 of 35, 48, 60,
+    // 82.5). Front-end IOPS (Virtual Disk db02 reads + writes): 1,000, 1,500, 3,000, 2,000;
+    // p95 = 2,000 + 0.85 × 1,000 = 2,850, closest sample 3,000 at 10:01:00, whose CPU (82.50)
+    // the rule tests: 82.50 > 70, `host-cpu-bounds-workload` fires.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/esxtop/esxtop-host-cpu-total.csv");
+    let doc = run_json(&p);
+    let v = &doc["virtual"][0];
+    let c = &v["host_cpu"];
+    assert_eq!(c["basis"], "Physical Cpu(_Total)\\% Util Time");
+    assert_eq!(c["hosts"][0], "esx03.example.com");
+    assert_eq!(
+        c["other_counters"],
+        serde_json::json!([
+            "Physical Cpu(_Total)\\% Core Util Time",
+            "Physical Cpu(_Total)\\% Processor Time"
+        ])
+    );
+    assert!(c["unknown_reason"].is_null());
+    let s = &c["statistics"];
+    assert_eq!((s["n"].as_u64(), s["unit"].as_str()), (Some(4), Some("%")));
+    assert!((s["avg"].as_f64().unwrap() - 56.375).abs() < 1e-9, "{s}");
+    assert!((s["p95"].as_f64().unwrap() - 79.125).abs() < 1e-9, "{s}");
+    assert_eq!(s["max"], 82.5);
+    assert_eq!(s["peak_end"], "2024-11-20T10:01:00");
+    // Per sample, CPU beside the front end's IO. MB/s: (4.69 + 3.13) MiB/s × 1.048576 =
+    // 8.1998 MB/s at 10:00:20.
+    let iv = c["intervals"].as_array().unwrap();
+    let col = |k: &str| -> Vec<f64> { iv.iter().map(|i| i[k].as_f64().unwrap()).collect() };
+    assert_eq!(col("host_cpu_busy_pct"), [35.0, 48.0, 82.5, 60.0]);
+    assert_eq!(col("front_end_iops"), [1000.0, 1500.0, 3000.0, 2000.0]);
+    assert!((col("front_end_mb_s")[0] - 7.82 * 1.048_576).abs() < 1e-9);
+    assert_eq!(iv[2]["end"], "2024-11-20T10:01:00");
+    // The sized sample's CPU, and the rule quoting it.
+    assert_eq!(v["demand"]["host_cpu_busy_pct"], 82.5);
+    let rule = v["recommendation"]["fired_rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "host-cpu-bounds-workload")
+        .expect("fired");
+    assert!(
+        rule["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("host CPU 82.50 % busy > 70 %"),
+        "{rule}"
+    );
+    // The CPU is not a storage entity.
+    assert!(v["entities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["entity_type"] != "Physical Cpu"));
+    // The Markdown shows it beside the IO, and per sample.
+    let md = crate::common::stdout(&crate::common::sizer(&["analyze", p.to_str().unwrap()]));
+    assert!(
+        md.contains("| host CPU busy, % |   56.38 | 79.12 | 81.82 | 82.50 | 2024-11-20 10:01:00 |"),
+        "{md}"
+    );
+    assert!(md.contains("82.50 % busy: the host CPU, not storage, bounds the workload (rule `host-cpu-bounds-workload`)"), "{md}");
+    assert!(
+        md.contains("| 2024-11-20 10:01:00 |       3,000.00 |          24.58 |            82.50 |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn esxtop_below_seventy_does_not_fire() {
+    // fixtures/esxtop/esxtop-default-small.csv: `Physical Cpu(_Total)\% Util Time` 36.00,
+    // 37.00, 38.00; front-end IOPS 1,000, 1,600, 1,000, p95 1,540 → closest sample 1,600 at
+    // 09:00:10, whose CPU is 37.00: not > 70, the rule does not fire.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/esxtop/esxtop-default-small.csv");
+    let doc = run_json(&p);
+    let v = &doc["virtual"][0];
+    assert_eq!(v["demand"]["host_cpu_busy_pct"], 37.0);
+    assert!(!fired(v).contains(&"host-cpu-bounds-workload".to_string()));
+    let nf = v["recommendation"]["not_fired"].as_array().unwrap();
+    assert!(nf.iter().any(|r| r["id"] == "host-cpu-bounds-workload"));
+    assert!((v["host_cpu"]["statistics"]["avg"].as_f64().unwrap() - 37.0).abs() < 1e-9);
+}
+
+#[test]
+fn esxtop_corpus_without_cpu_columns_is_unknown_not_zero() {
+    // DERIVED_esxtopd_disk-columns-only.csv was cut to its disk columns: no host CPU. The
+    // figure is unknown with its reason, never 0, and the rule is not evaluated.
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/vsan/DERIVED_esxtopd_disk-columns-only.csv");
+    if !p.is_file() {
+        crate::common::corpus_absent(&p);
+        return;
+    }
+    let doc = run_json(&p);
+    let v = &doc["virtual"][0];
+    let c = &v["host_cpu"];
+    assert!(c["statistics"].is_null() && c["basis"].is_null());
+    assert_eq!(c["intervals"], serde_json::json!([]));
+    assert_eq!(
+        c["unknown_reason"],
+        "no `Physical Cpu(_Total)\\% Util Time` column in the esxtop file"
+    );
+    assert!(v["demand"]["host_cpu_busy_pct"].is_null());
+    let ne = v["recommendation"]["not_evaluated"].as_array().unwrap();
+    assert!(ne.iter().any(|r| r["id"] == "host-cpu-bounds-workload"));
+    let md = crate::common::stdout(&crate::common::sizer(&["analyze", p.to_str().unwrap()]));
+    assert!(md.contains(
+        "**Host CPU**: unknown (no `Physical Cpu(_Total)\\% Util Time` column in the esxtop file)."
+    ), "{md}");
+}

@@ -210,16 +210,21 @@ fn corpus_device_and_virtual_disk_values() {
 fn default_fixture_skips_other_objects_and_the_trailing_empty_cell() {
     let log = fix("esxtop-default-small.csv");
     assert_eq!(log.origin.as_deref(), Some("esx01.example.com"));
-    // 9 adapter + 9 path + 15 device + 7 + 7 virtual-disk columns.
-    assert_eq!(log.series.len(), 47);
+    // 9 adapter + 9 path + 15 device + 7 + 7 virtual-disk columns, and the host CPU's
+    // `Physical Cpu(_Total)\% Util Time` (the per-CPU `Physical Cpu(0)`, `(1)` are skipped).
+    assert_eq!(log.series.len(), 47 + 1);
     assert_eq!(
         log.warnings,
         vec![
-            "11 columns of other objects ignored (Memory, Physical Cpu Load, Physical Cpu, \
+            "10 columns of other objects ignored (Memory, Physical Cpu Load, Physical Cpu, \
              Group Cpu, Network Port, VSAN)"
                 .to_string()
         ]
     );
+    let cpu = series(&log, "Physical Cpu", "_Total", "% Util Time");
+    assert_eq!(cpu.measure, Some(Measure::HostCpuBusyPct));
+    assert_eq!(cpu.raw_unit, "%");
+    values(cpu, &[36.0, 37.0, 38.0]);
     assert_eq!(log.skipped.len(), 1);
     let dev = |c| series(&log, "Physical Disk SCSI Device", "naa.600508b1001c5e1a", c);
     values(dev("Reads/sec"), &[800.0, 1200.40, 400.0]);
@@ -302,7 +307,7 @@ fn gzip_goes_through_input_decode() {
     assert!(decoded.gzip);
     let log = parse(&decoded.text).unwrap();
     assert_eq!(log, parse(&text).unwrap());
-    assert_eq!(log.series.len(), 47);
+    assert_eq!(log.series.len(), 47 + 1); // + Physical Cpu(_Total)\% Util Time
     assert_eq!(sizer_parsers::esxtop::parse_bytes(&gz).unwrap(), log);
 }
 
@@ -575,4 +580,44 @@ fn crlf_fixture_streams_as_the_whole_text_parses() {
         .unwrap_err();
     assert_eq!(err.to_string(), whole);
     assert!(whole.contains("line"), "{whole}");
+}
+
+#[test]
+fn host_cpu_total_counters_are_kept_verbatim_and_per_cpu_columns_skipped() {
+    // fixtures/esxtop/esxtop-host-cpu-total.csv (README there): the 10:00:00 row is esxtop's
+    // no-delta row; `Physical Cpu(_Total)\% Util Time` = the mean of `Physical Cpu(0)` and
+    // `(1)`: (30 + 40) / 2 = 35.00, (44 + 52) / 2 = 48.00, (80 + 85) / 2 = 82.50,
+    // (55 + 65) / 2 = 60.00.
+    let log = fix("esxtop-host-cpu-total.csv");
+    let busy = series(&log, "Physical Cpu", "_Total", "% Util Time");
+    assert_eq!(busy.measure, Some(Measure::HostCpuBusyPct));
+    assert_eq!(busy.host.as_deref(), Some("esx03.example.com"));
+    values(busy, &[35.0, 48.0, 82.5, 60.0]);
+    assert_eq!(busy.times[2], t("2024-11-20 10:01:00"));
+    // The other two are kept raw, named verbatim, never taken as the busy figure.
+    let core = series(&log, "Physical Cpu", "_Total", "% Core Util Time");
+    assert_eq!((core.measure, core.raw_unit.as_str()), (None, "%"));
+    values(core, &[52.0, 70.0, 96.0, 84.0]);
+    let used = series(&log, "Physical Cpu", "_Total", "% Processor Time");
+    assert_eq!(used.measure, None);
+    values(used, &[38.5, 52.8, 88.0, 66.0]);
+    // 3 CPU + 5 adapter + 6 virtual-disk series; the per-CPU columns and the load are skipped.
+    assert_eq!(log.series.len(), 3 + 5 + 6);
+    assert!(log
+        .series
+        .iter()
+        .all(|s| s.entity_type != "Physical Cpu" || s.entity == "_Total"));
+    assert_eq!(
+        log.warnings,
+        vec!["3 columns of other objects ignored (Physical Cpu Load, Physical Cpu)".to_string()]
+    );
+}
+
+#[test]
+fn a_file_of_cpu_columns_only_is_still_no_disk_statistics() {
+    let text = "\"(PDH-CSV 4.0) (UTC)(0)\",\"\\\\h\\Physical Cpu(_Total)\\% Util Time\"\n\
+                \"01/02/2024 10:00:00\",\"0.00\"\n\
+                \"01/02/2024 10:00:05\",\"12.50\"\n";
+    let e = parse(text).unwrap_err().to_string();
+    assert!(e.contains("no disk statistics"), "{e}");
 }

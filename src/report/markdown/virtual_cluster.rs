@@ -107,6 +107,7 @@ pub(crate) fn write_virtual(
             }
         )?;
     }
+    write_host_cpu(out, v)?;
     if !v.policies.is_empty() {
         if v.vsan_data {
             writeln!(out, "## Storage policies\n")?;
@@ -264,4 +265,82 @@ pub(crate) fn write_virtual(
         None => writeln!(out, "No recommendation: see the warnings.\n")?,
     }
     Ok(())
+}
+
+/// The host CPU beside the IO: its statistics, the sized sample's busy % with the CPU rule, and
+/// per sample the CPU beside the front end's IOPS and MB/s; or why it is unknown.
+fn write_host_cpu(
+    out: &mut dyn Write,
+    v: &crate::subject::cluster::VirtAnalysis,
+) -> io::Result<()> {
+    use crate::report::wording::cpu::CPU_RULE;
+    let c = &v.host_cpu;
+    let (Some(basis), Some(st)) = (&c.basis, &c.statistics) else {
+        let why = c.unknown_reason.as_deref().unwrap_or("no host CPU figure");
+        return writeln!(out, "**Host CPU**: unknown ({why}).\n");
+    };
+    let hosts = c
+        .hosts
+        .iter()
+        .map(|h| format!("`{h}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    write!(
+        out,
+        "**Host CPU**: busy % is esxtop `{basis}`, the share of time the logical CPUs (hardware threads) of {hosts} were busy ({} samples)",
+        st.n
+    )?;
+    if !c.other_counters.is_empty() {
+        let others = c
+            .other_counters
+            .iter()
+            .map(|o| format!("`{o}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        write!(out, "; also read, not used for busy: {others}")?;
+    }
+    writeln!(out, ".\n")?;
+    let mut t = table(&["Figure", "Average", "p95", "p99", "Max", "Peak at"]);
+    t.add_row(vec![
+        "host CPU busy, %".to_string(),
+        opt_num(st.avg, 2),
+        opt_num(st.p95, 2),
+        opt_num(st.p99, 2),
+        opt_num(st.max, 2),
+        when_or_dash(&st.peak_end),
+    ]);
+    right(&mut t, &[1, 2, 3, 4]);
+    writeln!(out, "{t}\n")?;
+    if let Some(busy) = v.demand.host_cpu_busy_pct {
+        let fired = v
+            .recommendation
+            .as_ref()
+            .is_some_and(|r| r.fired_rules.iter().any(|f| f.id == CPU_RULE));
+        writeln!(
+            out,
+            "At the sized sample (the front-end sample closest to the sizing figure): {} % busy{}.\n",
+            fmt_num(busy, 2),
+            if fired {
+                format!(": the host CPU, not storage, bounds the workload (rule `{CPU_RULE}`)")
+            } else {
+                String::new()
+            }
+        )?;
+    }
+    let mut t = table(&[
+        "Sample",
+        "Front-end IOPS",
+        "Front-end MB/s",
+        "Host CPU busy, %",
+    ]);
+    for i in &c.intervals {
+        t.add_row(vec![
+            when_or_dash(&i.end),
+            opt_num(i.front_end_iops, 2),
+            opt_num(i.front_end_mb_s, 2),
+            opt_num(i.host_cpu_busy_pct, 2),
+        ]);
+    }
+    right(&mut t, &[1, 2, 3]);
+    writeln!(out, "{t}\n")
 }
