@@ -63,12 +63,16 @@ for p in "${parsers[@]}"; do
             "$bin" --exact "mutants::$p" --nocapture --test-threads=1
     ) >"$log" 2>&1
     rc=$?
-    grep -E "^fuzz $p:" "$log"
+    grep -oE "fuzz $p:.*" "$log"
     # A failing case is printed once per shrink step: each distinct panic site once, counted.
     grep -E "panicked at" "$log" | sed 's/ ([0-9]*)//' | sort | uniq -c
     grep -E -A4 "^minimal case" "$log"
-    summary=$(grep -E "^fuzz $p: cases" "$log" | tail -1)
+    summary=$(grep -oE "fuzz $p: cases.*" "$log" | tail -1)
     n=$(echo "$summary" | sed -n 's/.*cases \([0-9]*\),.*/\1/p')
+    if [[ -z "$n" ]]; then
+        # Cut short: the last progress line (every 1,000 cases) says how far it got.
+        n=$(grep -oE "fuzz $p: progress.*" "$log" | tail -1 | sed -n 's/.*progress \([0-9]*\) cases.*/>= \1/p')
+    fi
     f=$(echo "$summary" | sed -n 's/.*failures \([0-9]*\),.*/\1/p')
     s=$(echo "$summary" | sed -n 's/.*soft \([0-9]*\),.*/\1/p')
     t=$(echo "$summary" | sed -n 's/.*, \([0-9.]*\) s, slowest.*/\1/p')

@@ -108,6 +108,15 @@ fn fuzz(format: Format) {
         }
         slowest.set(slowest.get().max(t.elapsed()));
         runs.set(runs.get() + 1);
+        // A run cut short (time limit, memory cap) still says how far it got.
+        if runs.get().is_multiple_of(1000) {
+            eprintln!(
+                "fuzz {}: progress {} cases, soft {after}, {:.1} s",
+                format.id(),
+                runs.get(),
+                start.elapsed().as_secs_f64()
+            );
+        }
         r
     });
     let elapsed = start.elapsed();
