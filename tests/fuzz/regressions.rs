@@ -205,3 +205,22 @@ fn sadf_json_interval_of_1e308_seconds_does_not_panic() {
     };
     item_1_only("sadf_json", &run("j-11-utc-disk-io.json", &b));
 }
+
+/// OSWatcher, `Sample interval: 1e308 secconds` in the banner: the same panic as the `sadf -j`
+/// interval (`NaiveDateTime - TimeDelta overflowed`, in `sizer::subject::host`), found by the
+/// 10,000-case run after 276 cases, on the build before the fix. Minimal case:
+/// `Number(At(302462486), Huge)` on this fixture.
+#[test]
+fn oswatcher_sample_interval_of_1e308_seconds_does_not_panic() {
+    let Some(b) = mutant(
+        "fixtures/oswatcher/cel01_iostat_exadata-sample-interval.dat",
+        "Sample interval: 5 secconds",
+        "Sample interval: 1e308 secconds",
+    ) else {
+        return;
+    };
+    item_1_only(
+        "oswatcher",
+        &run("cel01_iostat_exadata-sample-interval.dat", &b),
+    );
+}
