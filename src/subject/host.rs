@@ -513,11 +513,9 @@ pub(crate) fn host(
         let (mut stats, peak) = series_stats(&vals, weight, unit);
         if let Some(i) = peak {
             stats.peak_end = iso(series[i].0);
-            stats.peak_begin = iso(lens[i].or(med).and_then(|len| {
-                series[i]
-                    .0
-                    .map(|t| t - chrono::Duration::milliseconds((len * 1000.0) as i64))
-            }));
+            stats.peak_begin = iso(lens[i]
+                .or(med)
+                .and_then(|len| series[i].0.and_then(|t| seconds_before(t, len))));
         }
         statistics.insert(fname.to_string(), stats);
     }
@@ -740,7 +738,7 @@ pub(crate) fn host(
     let mut seen_w: std::collections::HashSet<(String, String)> = Default::default();
     warnings.retain(|w| seen_w.insert((w.id.clone(), w.message.clone())));
     let begin = series.iter().zip(&lens).find_map(|(x, l)| {
-        x.0.map(|t| t - chrono::Duration::milliseconds((l.or(med).unwrap_or(0.0) * 1000.0) as i64))
+        x.0.and_then(|t| seconds_before(t, l.or(med).unwrap_or(0.0)))
     });
     let end = series.iter().rev().find_map(|x| x.0);
     let intervals = series.len();
@@ -768,6 +766,15 @@ pub(crate) fn host(
         warnings,
         series: out_series,
     }
+}
+
+/// `t` less `secs` seconds (an interval's length, to its start), or `None` when that is outside
+/// chrono's range: a log whose interval reads `1e308` s made the subtraction panic (found by the
+/// mutation suite, `tests/fuzz`).
+fn seconds_before(t: NaiveDateTime, secs: f64) -> Option<NaiveDateTime> {
+    // `as` saturates (NaN is 0); the checked calls refuse what chrono cannot hold.
+    chrono::TimeDelta::try_milliseconds((secs * 1000.0) as i64)
+        .and_then(|d| t.checked_sub_signed(d))
 }
 
 /// The host series of every host as a frame (see [`crate::model::frames::host_series`]): one row
