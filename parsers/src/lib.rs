@@ -149,7 +149,7 @@ pub fn parse_bytes_into(
 /// counted in the skipped lines, and the rest of the log is read (unless no report could be read
 /// at all). [`parse_file`] reads such a log strictly (the first bad report is the error).
 ///
-/// Every record reaches `sink` through [`checked`]: a number that is not a value (NaN, inf,
+/// Every record reaches `sink` through the `checked` sink: a number that is not a value (NaN, inf,
 /// negative, beyond [`num::MAX_VALUE`]) is unknown, with a warning naming where it was.
 ///
 /// # Errors

@@ -4,7 +4,7 @@
 //!
 //! Flow: the parser keeps the three host-wide CPU counters of `Physical Cpu(_Total)` and marks
 //! `% Util Time` as [`Measure::HostCpuBusyPct`] (`sizer_parsers::esxtop`, module docs *Host CPU*:
-//! why that one, with its source); [`host_cpu`] reads those series of a cluster's sources into a
+//! why that one, with its source); `host_cpu` reads those series of a cluster's sources into a
 //! [`VirtCpu`]; the cluster takes the busy % of its sized sample (the front-end sample closest to
 //! the sizing figure, as hosts do) into the `Demand`, where the rule `host-cpu-bounds-workload`
 //! tests it.

@@ -78,7 +78,7 @@ pub struct Tier {
     pub notes: Vec<Arc<str>>,
     /// Performance, capacity and price model.
     pub spec: TierSpec,
-    /// Every `source` string of the tier and its sub-tables, tier first ([`Tier::collect_sources`]),
+    /// Every `source` string of the tier and its sub-tables, tier first (`Tier::collect_sources`),
     /// built once when the catalogue is checked and shared by every option of the tier.
     pub sources: Arc<[String]>,
 }
