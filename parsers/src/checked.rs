@@ -70,12 +70,15 @@ impl<'a> Checked<'a> {
         at: &dyn Fn() -> String,
     ) -> bool {
         let Some(x) = *v else { return false };
-        match num::value(x, &shown(x), range) {
+        // The cell text is formatted only for a refused value: formatting every accepted one
+        // made the checked sink cost more than the iostat reader itself.
+        match num::value(x, "", range).map_err(|_| num::value(x, &shown(x), range)) {
             Ok(ok) => {
                 *v = Some(ok);
                 false
             }
-            Err(why) => {
+            Err(refused) => {
+                let why = refused.err().unwrap_or_default();
                 *v = None;
                 let place = place();
                 match self.refused.iter_mut().find(|r| r.place == place) {

@@ -295,10 +295,13 @@ fn run_says(run: &str) -> Option<Locale> {
     }
 }
 
+/// How many numbers that read one way only decide a report's locale ([`detect_locale`]).
+pub const LOCALE_VOTES: usize = 1000;
+
 /// Tells the locale of a report from its own numbers: each number that can be read one way only
 /// is a vote (`1.140,38`, `60,09` for a decimal comma; `1,140.38`, `60.09` for the C locale).
 /// A decimal comma needs at least 10 votes and 9 in 10 of them, so a C report with a few odd
-/// cells (`3,5` in a free-text column) stays C.
+/// cells (`3,5` in a free-text column) stays C. The first [`LOCALE_VOTES`] votes decide.
 pub fn detect_locale(text: &str) -> Locale {
     let (mut c, mut comma) = (0usize, 0usize);
     for (a, b) in number_runs(text) {
@@ -306,6 +309,11 @@ pub fn detect_locale(text: &str) -> Locale {
             Some(Locale::C) => c += 1,
             Some(Locale::DecimalComma) => comma += 1,
             None => {}
+        }
+        // The first 1,000 votes decide (a report prints thousands of numbers: scanning them all
+        // cost more than parsing the report).
+        if c + comma >= LOCALE_VOTES {
+            break;
         }
     }
     if comma >= 10 && comma >= 9 * c {
