@@ -328,24 +328,9 @@ pub fn detect_locale(text: &str) -> Locale {
 /// every column keeps its width and position (fixed-width text reports stay aligned). Runs that
 /// are not decimal-comma numbers (`11.2.0.4.0`, `12.12.23`) are left as they are.
 pub fn to_c_locale(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut last = 0;
-    for (a, b) in number_runs(text) {
-        let run = &text[a..b];
-        let fits =
-            matches!(run_says(run), Some(Locale::DecimalComma) | None) && decimal_comma_number(run);
-        if fits {
-            out.push_str(&text[last..a]);
-            out.extend(run.chars().map(|ch| match ch {
-                '.' => ',',
-                ',' => '.',
-                other => other,
-            }));
-            last = b;
-        }
-    }
-    out.push_str(&text[last..]);
-    out
+    swap_separators(text, |run| {
+        matches!(run_says(run), Some(Locale::DecimalComma) | None) && decimal_comma_number(run)
+    })
 }
 
 /// `text` as a decimal-comma locale prints it: the inverse of [`to_c_locale`] for the numbers
@@ -353,11 +338,16 @@ pub fn to_c_locale(text: &str) -> String {
 /// runs that are no C number (`11.2.0.4.0`, `12.12.23`) stay as they are. For tests and
 /// mutation runs that need a real report as an NLS `de_DE` database would print it.
 pub fn to_decimal_comma(text: &str) -> String {
+    swap_separators(text, c_number)
+}
+
+/// `text` with `.` and `,` swapped inside every number run that `swap` accepts (widths kept).
+fn swap_separators(text: &str, swap: impl Fn(&str) -> bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for (a, b) in number_runs(text) {
         let run = &text[a..b];
-        if c_number(run) {
+        if swap(run) {
             out.push_str(&text[last..a]);
             out.extend(run.chars().map(|ch| match ch {
                 '.' => ',',

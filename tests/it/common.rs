@@ -45,3 +45,27 @@ pub fn corpus_absent(p: &std::path::Path) {
         p.display()
     );
 }
+
+/// `../shared/corpus/SUB/FILE`, or `None` after [`corpus_absent`] (which fails under `CI`).
+pub fn corpus_file(sub: &str, file: &str) -> Option<std::path::PathBuf> {
+    let p = root().join("../shared/corpus").join(sub).join(file);
+    if p.is_file() {
+        Some(p)
+    } else {
+        corpus_absent(&p);
+        None
+    }
+}
+
+/// (the report, its database) of the JSON document `sizer analyze --format json` gives for one
+/// file, through the library with the built-in rules; panics if the file fails.
+pub fn json_of(path: &Path) -> (serde_json::Value, serde_json::Value) {
+    let rules = sizer::rules::RuleSet::builtin().expect("built-in rules load");
+    let run =
+        sizer::pipeline::run(&[path], &rules, &sizer::settings::Settings::default()).expect("run");
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    let mut buf = Vec::new();
+    sizer::report::json(&run, &mut buf).expect("json renders");
+    let doc: serde_json::Value = serde_json::from_slice(&buf).expect("JSON");
+    (doc["reports"][0].clone(), doc["databases"][0].clone())
+}

@@ -5,35 +5,18 @@
 //!
 //! Every expected value is computed by hand below from the numbers the corpus report prints.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
+
+use crate::common::{corpus_file, json_of};
+
+fn corpus(file: &str) -> Option<PathBuf> {
+    corpus_file("awr", file)
+}
 use sizer::pipeline;
 use sizer::rules::RuleSet;
 use sizer::settings::Settings;
-
-fn corpus(file: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus/awr")
-        .join(file);
-    if p.is_file() {
-        Some(p)
-    } else {
-        crate::common::corpus_absent(&p);
-        None
-    }
-}
-
-/// (report, database) of the JSON document of one file.
-fn json_of(path: &Path) -> (Value, Value) {
-    let rules = RuleSet::builtin().expect("built-in rules load");
-    let run = pipeline::run(&[path], &rules, &Settings::default()).expect("run");
-    assert!(run.failures.is_empty(), "{:?}", run.failures);
-    let mut buf = Vec::new();
-    sizer::report::json(&run, &mut buf).expect("json renders");
-    let doc: Value = serde_json::from_slice(&buf).expect("JSON");
-    (doc["reports"][0].clone(), doc["databases"][0].clone())
-}
 
 fn num(v: &Value, what: &str) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("{what} is {v}"))

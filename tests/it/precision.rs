@@ -3,38 +3,14 @@
 //! known only as a bound (a total or an average printed as 0), graded with that uncertainty.
 //! Hand arithmetic in each test; the corpus tests skip (or fail under CI) without the corpus.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 use sizer::pipeline;
 use sizer::rules::RuleSet;
 use sizer::settings::Settings;
 
-use crate::common::root;
-
-fn corpus(sub: &str, file: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(sub)
-        .join(file);
-    if p.is_file() {
-        Some(p)
-    } else {
-        crate::common::corpus_absent(&p);
-        None
-    }
-}
-
-/// (the report, its database) of the JSON document of one file.
-fn json_of(path: &Path) -> (Value, Value) {
-    let rules = RuleSet::builtin().expect("built-in rules load");
-    let run = pipeline::run(&[path], &rules, &Settings::default()).expect("run");
-    assert!(run.failures.is_empty(), "{:?}", run.failures);
-    let mut buf = Vec::new();
-    sizer::report::json(&run, &mut buf).expect("json renders");
-    let doc: Value = serde_json::from_slice(&buf).expect("JSON");
-    (doc["reports"][0].clone(), doc["databases"][0].clone())
-}
+use crate::common::{corpus_file as corpus, json_of, root};
 
 fn markdown_of(path: &Path) -> String {
     let rules = RuleSet::builtin().expect("built-in rules load");
