@@ -311,16 +311,23 @@ pub fn detect_locale(text: &str) -> Locale {
             None => {}
         }
         // The first 1,000 votes decide (a report prints thousands of numbers: scanning them all
-        // cost more than parsing the report).
-        if c + comma >= LOCALE_VOTES {
+        // cost more than parsing the report), and the scan stops as soon as the votes still to
+        // come cannot change the answer: a C report stops at its 101st C vote.
+        let left = LOCALE_VOTES - (c + comma);
+        if !could_be_decimal_comma(c, comma + left) || could_be_decimal_comma(c + left, comma) {
             break;
         }
     }
-    if comma >= 10 && comma >= 9 * c {
+    if could_be_decimal_comma(c, comma) {
         Locale::DecimalComma
     } else {
         Locale::C
     }
+}
+
+/// The decision rule of [`detect_locale`]: at least 10 decimal-comma votes and 9 in 10 of all.
+fn could_be_decimal_comma(c: usize, comma: usize) -> bool {
+    comma >= 10 && comma >= 9 * c
 }
 
 /// `text` with every decimal-comma number printed as the C locale prints it (`1.140,38` →
@@ -624,6 +631,33 @@ mod props {
             let printed = awr_format(v, d);
             let back = number(&printed, Scale::Decimal).unwrap().unwrap();
             prop_assert!((back - v).abs() <= 0.5 * 10f64.powi(-(d as i32)) * 1.0001 + 1e-9 * v);
+        }
+
+        #[test]
+        fn early_exit_decides_as_the_first_1000_votes_do(
+            votes in (0.8f64..=1.0).prop_flat_map(|p| proptest::collection::vec(
+                prop_oneof![1 => Just(2u8), 4 => proptest::bool::weighted(p).prop_map(u8::from)],
+                0..2500,
+            )),
+        ) {
+            // Runs voting C (`60.09`, 0), decimal comma (`60,09`, 1) or neither (`12`, 2), with
+            // 80 % to 100 % of the votes for the comma (around the 9-in-10 boundary) and any
+            // count around LOCALE_VOTES: the early exit must give the answer that counting
+            // the first 1,000 votes gives.
+            let text: String = votes
+                .iter()
+                .map(|v| ["60.09 ", "60,09 ", "12 "][usize::from(*v)])
+                .collect();
+            let (mut c, mut comma) = (0usize, 0usize);
+            for v in votes.iter().filter(|v| **v < 2).take(LOCALE_VOTES) {
+                if *v == 0 { c += 1 } else { comma += 1 }
+            }
+            let expected = if comma >= 10 && comma >= 9 * c {
+                Locale::DecimalComma
+            } else {
+                Locale::C
+            };
+            prop_assert_eq!(detect_locale(&text), expected);
         }
 
         #[test]
