@@ -225,6 +225,17 @@ pub fn open_stream_capped(
     path: &Path,
     limits: &Limits,
 ) -> Result<Box<dyn std::io::BufRead + Send>, ParseError> {
+    open_buffered(path, limits, 1 << 20)
+}
+
+/// [`open_stream_capped`] with a reader buffer of `capacity` bytes: 1 MiB for a stream, the
+/// size of the head for [`peek_text`] (a 1 MiB buffer read 1 MiB of every file, and zeroed it,
+/// to detect its format from 64 KiB: `docs/performance.md`).
+fn open_buffered(
+    path: &Path,
+    limits: &Limits,
+    capacity: usize,
+) -> Result<Box<dyn std::io::BufRead + Send>, ParseError> {
     use std::io::{BufReader, Read};
     let file_cap = |f: std::fs::File| Capped {
         inner: f,
@@ -244,7 +255,7 @@ pub fn open_stream_capped(
     if n == 2 && magic == [0x1F, 0x8B] {
         let gz = flate2::read::MultiGzDecoder::new(BufReader::new(file_cap(f)));
         Ok(Box::new(BufReader::with_capacity(
-            1 << 20,
+            capacity,
             Capped {
                 inner: gz,
                 left: limits.max_decompressed_size,
@@ -254,7 +265,7 @@ pub fn open_stream_capped(
             },
         )))
     } else {
-        Ok(Box::new(BufReader::with_capacity(1 << 20, file_cap(f))))
+        Ok(Box::new(BufReader::with_capacity(capacity, file_cap(f))))
     }
 }
 
@@ -347,7 +358,7 @@ pub fn is_utf16(head: &[u8]) -> bool {
 pub fn peek_text(path: &Path, max: usize) -> Result<String, ParseError> {
     use std::io::Read;
     let mut head = Vec::with_capacity(max);
-    open_stream(path)?
+    open_buffered(path, &Limits::default(), max.clamp(1, 1 << 20))?
         .take(max as u64)
         .read_to_end(&mut head)
         .map_err(|source| ParseError::Io {
