@@ -89,20 +89,22 @@ fn explanation_choice_and_rules() {
     );
     let skipped = RuleNotApplied {
         rule: "flash".into(),
-        count: 8,
-        unit: Unit::Drive,
-        max_units: 4,
+        why: NotAppliedBecause::OverMaxUnits {
+            count: 8,
+            unit: Unit::Drive,
+            max_units: 4,
+        },
     };
     assert_eq!(
         skipped.to_string(),
-        "rule flash not applied: needs 8 drives > max_units 4"
+        "rule flash not applied: needs 8 drives, more than its max_units 4"
     );
     assert_eq!(
         Explanation::RulePreferenceNotApplied {
             skipped: vec![(skipped, "onprem.efd.raid10".into())]
         }
         .to_string(),
-        "No rule preference applies: rule flash not applied: needs 8 drives > max_units 4 (onprem.efd.raid10)."
+        "No rule preference applies: rule flash not applied: needs 8 drives, more than its max_units 4 (onprem.efd.raid10)."
     );
     assert_eq!(
         Explanation::HighestRuleScore { score: -1 }.to_string(),
@@ -357,13 +359,27 @@ fn cost_notes_and_option_notes() {
     );
     let n = OptionNote::RuleNotApplied(RuleNotApplied {
         rule: "r".into(),
-        count: 1,
-        unit: Unit::Volume,
-        max_units: 0,
+        why: NotAppliedBecause::OverMaxUnits {
+            count: 1,
+            unit: Unit::Volume,
+            max_units: 0,
+        },
     });
     assert_eq!(
         json(&n),
-        "rule r not applied: needs 1 volumes > max_units 0"
+        "rule r not applied: needs 1 volume, more than its max_units 0"
+    );
+    // An infeasible option: the limit that applied, with its numbers.
+    let n = OptionNote::RuleNotApplied(RuleNotApplied {
+        rule: "r".into(),
+        why: NotAppliedBecause::Infeasible(Some(Infeasible::DrivesOverMax {
+            drives: 168.0,
+            max_drives: 120,
+        })),
+    });
+    assert_eq!(
+        json(&n),
+        "rule r not applied: the tier does not meet the demand (needs 168 drives > max_drives 120 ([onprem] in sizing.toml))"
     );
 }
 

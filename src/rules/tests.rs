@@ -649,6 +649,50 @@ fn too_many_drives_is_infeasible() {
     assert!(alts[first_bad..].iter().all(|o| !o.feasible));
 }
 
+#[test]
+fn rule_not_applied_to_an_infeasible_tier_names_the_limit_that_applied() {
+    // The spinning-drive preference (max_units 24) fires on a slow, cache-served load
+    // (cache hit 96.5 ≥ 95, small reads at 13.5 ms). At 30,000 reads/s, 15K drives in RAID 10
+    // need 30,000 / 180 = 166.7 → 167 → 168 drives > max_drives 120: infeasible. The note
+    // must name that limit, not "needs 168 drives > max_units 24" (which would hide that no
+    // count of 15K drives is a configuration; the xydb1 report read "needs 4 drives >
+    // max_units 24" for a tier infeasible on its unsourced MB/s).
+    let mut d = slow_today(sample());
+    d.required_iops = Some(30000.0);
+    d.read_iops = Some(30000.0);
+    d.write_iops = Some(0.0);
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    assert!(fired(&r, "high-cache-hit-flash-adds-little").is_some());
+    let o = option(&r, "onprem.hdd15k.raid10");
+    assert!(!o.feasible);
+    let notes: Vec<String> = o
+        .notes
+        .iter()
+        .filter(|n| matches!(n, OptionNote::RuleNotApplied(_)))
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        notes,
+        vec!["rule high-cache-hit-flash-adds-little not applied: the tier does not meet the demand (needs 168 drives > max_drives 120 ([onprem] in sizing.toml))".to_string()]
+    );
+    // A feasible option over max_units: 7,200 rpm drives need 30,000 / 80 = 375 → 376 drives,
+    // also infeasible; SATA SSD is not targeted. With 2,000 reads/s, 15K RAID 10 needs
+    // 2,000 / 180 = 11.1 → 12 drives ≤ 24 (applied) and RAID 6 ceil(12 / 8) × 8 = 16 ≤ 24;
+    // 7,200 rpm RAID 10: 2,000 / 80 = 25 → 26 drives > 24: not applied, worded with both.
+    d.required_iops = Some(2000.0);
+    d.read_iops = Some(2000.0);
+    let r = recommend(&builtin(), &d, &opts(0.0));
+    let o = option(&r, "onprem.hdd7k.raid10");
+    assert!(o.feasible);
+    assert_eq!(o.count, 26);
+    assert!(
+        o.notes.iter().any(|n| n.to_string()
+            == "rule high-cache-hit-flash-adds-little not applied: needs 26 drives, more than its max_units 24"),
+        "{:?}",
+        o.notes
+    );
+}
+
 // ---------------------------------------------------------------------------
 // AWS arithmetic
 // ---------------------------------------------------------------------------
