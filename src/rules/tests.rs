@@ -650,6 +650,19 @@ fn too_many_drives_is_infeasible() {
 }
 
 #[test]
+fn striping_saving_is_never_rounded_up_across_a_boundary() {
+    use crate::rules::sizing::saving_pct;
+    // 1 − 90.40 / 100 = 9.6 % (was worded "10 %" at 0 decimals).
+    assert_close!(saving_pct(90.40, 100.0), 9.6);
+    // 1 − 90.04 / 100 = 9.96 % → 9.9 %, not 10.0 %.
+    assert_close!(saving_pct(90.04, 100.0), 9.9);
+    // 1 − 1.80 / 614.40 = 99.707 % → 99.7 % (was "100 % cheaper": free).
+    assert_close!(saving_pct(1.80, 614.40), 99.7);
+    // An exact tenth stays: 1 − 73.5 / 100 = 26.5 % (float 26.499999… not floored to 26.4).
+    assert_close!(saving_pct(73.5, 100.0), 26.5);
+}
+
+#[test]
 fn rule_not_applied_to_an_infeasible_tier_names_the_limit_that_applied() {
     // The spinning-drive preference (max_units 24) fires on a slow, cache-served load
     // (cache hit 96.5 ≥ 95, small reads at 13.5 ms). At 30,000 reads/s, 15K drives in RAID 10
@@ -786,14 +799,15 @@ fn gp3_cost_with_iops_and_throughput_above_the_baseline() {
     // 125 GiB, each within gp3's included 3,000 IOPS (1,250) and 125 MiB/s (71.5):
     // 500 × 0.08 = $40.00. The fewest volumes within 10 % of it ($44.00) are 2 × 250 GiB:
     // 2,500 IOPS each (included) and 143.05 → 144 MiB/s each: 2 × (20.00 + 19 × 0.04)
-    // = $41.52, 26 % less than one volume ($56.48, below).
+    // = $41.52, 1 − 41.52 / 56.48 = 26.49 % less than one volume ($56.48, below), worded
+    // rounded down to 0.1 %: 26.4 %.
     let r = recommend(&builtin(), &d, &opts(0.0));
     let gp3 = option(&r, "aws.gp3");
     assert_eq!((gp3.count, gp3.size_per_unit_gib), (2, 250.0));
     assert_close!(gp3.monthly_cost_usd.unwrap(), 41.52);
     assert!(
         gp3.binding_limits[0].to_string().starts_with(
-            "striped across 2 volumes: 26 % cheaper than the fewest that fit (2 volumes: $41.52/month; 1 volume: $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month)"
+            "striped across 2 volumes: 26.4 % cheaper than the fewest that fit (2 volumes: $41.52/month; 1 volume: $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month)"
         ),
         "{:?}",
         gp3.binding_limits

@@ -513,7 +513,7 @@ impl Display for Binding {
                 write!(
                     f,
                     "striped across {volumes} volumes: {} % cheaper than the fewest that fit ({volumes} volumes: {}; {fewest} volume{}: {}); {tail} (cloud.min_saving_pct)",
-                    fmt_num(*saving_pct, 0),
+                    fmt_num(*saving_pct, 1),
                     usd(*chosen),
                     if *fewest == 1 { "" } else { "s" },
                     usd(*fewest_usd),

@@ -393,7 +393,8 @@ pub enum Binding {
     StripedCheaper {
         /// Volumes chosen.
         volumes: u32,
-        /// Saving against the fewest that fit, percent.
+        /// Saving against the fewest that fit, percent, rounded down to 0.1 % (worded with one
+        /// decimal, so the words and the JSON carry the same number, never rounded up).
         saving_pct: f64,
         /// The fewest volumes that fit.
         fewest: u32,

@@ -11,7 +11,7 @@ mod host;
 mod onprem;
 mod volume;
 
-pub(crate) use cloud::size_cloud;
+pub(crate) use cloud::{saving_pct, size_cloud};
 pub(crate) use host::smallest_per_family;
 pub(crate) use onprem::size_drive_array;
 
