@@ -269,7 +269,7 @@ fn size_platform(
         .map(|t| {
             let mut o = match &t.spec {
                 TierSpec::DriveArray { drive, raid } => {
-                    sizing::size_drive_array(t, drive, raid, &rules.sizing.onprem, w)
+                    sizing::size_drive_array_sizes(t, drive, raid, &rules.sizing.onprem, w)
                 }
                 TierSpec::CloudVolume(spec) => sizing::size_cloud(
                     t,

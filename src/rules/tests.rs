@@ -287,6 +287,21 @@ fn instance_tier_caps_must_name_a_tier_of_its_platform() {
 }
 
 #[test]
+fn a_drive_size_is_checked_like_a_drive() {
+    let tiers = BUILTIN_TIERS_TOML.replacen(
+        "size_gb = 1920\niops = 850000",
+        "size_gb = 0\niops = 850000",
+        1,
+    );
+    assert_ne!(tiers, BUILTIN_TIERS_TOML);
+    let err = RuleSet::from_toml_strs(&tiers, "t.toml", BUILTIN_SIZING_TOML, "s").unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Invalid { key, .. } if key == "drive[0].size[0].size_gb"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_instance_above_its_platform_cap_is_an_error() {
     // The Azure platform cap is 650,000 IOPS / 10,000 MB/s (Standard_M176bds_4_v3, AZ-MBDSV3):
     // a host type claiming 10,001 MB/s contradicts it.
@@ -527,7 +542,8 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
     );
     // Every flash tier is preferred; without list prices the fewest drives win, then the least
     // raw capacity: SATA SSD RAID 10 at its 4-drive minimum (4 × 960e9 / 2^30 = 3,576 GiB)
-    // beats NVMe RAID 10 (4 × 7,680e9 / 2^30 = 28,610 GiB), and SATA RAID 5 (5 drives) says why
+    // beats NVMe RAID 10 (its smallest size, 4 × 1,920e9 / 2^30 = 7,153 GiB; the 7.68 TB size
+    // would be 28,610 GiB), and SATA RAID 5 (5 drives) says why
     // it lost. (The 24G SAS SSD has no sourced write rate: infeasible with 1.5 MB/s written.)
     assert_eq!(
         platform(&r, "onprem").recommended.as_ref().unwrap().tier_id,
@@ -550,7 +566,7 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
             .as_ref()
             .map(ToString::to_string)
             .as_deref(),
-        Some("no list prices: same unit count, more raw capacity (28,610 vs 3,576 GiB)")
+        Some("no list prices: same unit count, more raw capacity (7,153 vs 3,576 GiB)")
     );
     // A spinning tier lost on the rule score.
     let hdd = option(&r, "onprem.hdd15k.raid10");

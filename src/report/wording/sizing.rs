@@ -665,6 +665,24 @@ impl Display for SizingNote {
             SizingNote::DrivesForIopsOnly => {
                 f.write_str("capacity not given: drives counted for IOPS and MB/s only")
             }
+            SizingNote::DriveSizeChosen {
+                gb,
+                catalogued_gb,
+                capacity_given,
+            } => {
+                let all: Vec<String> = catalogued_gb.iter().map(|g| fmt_trim(*g)).collect();
+                write!(
+                    f,
+                    "drive size {} GB of the catalogued {} GB: ",
+                    fmt_trim(*gb),
+                    all.join(" / ")
+                )?;
+                if *capacity_given {
+                    f.write_str("the fewest drives for IOPS, MB/s and capacity, then the least raw capacity")
+                } else {
+                    f.write_str("capacity not given, so the smallest size that needs the fewest drives for IOPS and MB/s")
+                }
+            }
             SizingNote::DriveThroughputNotModelled => {
                 f.write_str("throughput (MB/s) per drive is not modelled (no sourced figure)")
             }

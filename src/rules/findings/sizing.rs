@@ -542,6 +542,15 @@ pub enum SizingNote {
     },
     /// No capacity: drives counted for IOPS and MB/s only.
     DrivesForIopsOnly,
+    /// The drive class has several catalogued capacities: the one chosen, and why.
+    DriveSizeChosen {
+        /// The capacity chosen, GB (10^9 B).
+        gb: f64,
+        /// Every catalogued capacity of the class, GB, ascending.
+        catalogued_gb: Vec<f64>,
+        /// A capacity was given (else the smallest capacity that needs the fewest drives wins).
+        capacity_given: bool,
+    },
     /// Drive throughput is not modelled (no longer produced: drives are counted for MB/s).
     DriveThroughputNotModelled,
     /// The drive's link carries less than the drive's own sequential rate, so the link's
