@@ -531,6 +531,7 @@ fn report_card_basis_and_note() {
         figure: wait("log_write_ms"),
         p95_ms: Some((0.0, 1.0)),
         log_write: Some(LogWriteSize::Kib(15.7)),
+        from_cache_below_ms: None,
     };
     let words = "p95 between 0 and 1 ms from the Wait Event Histogram (graded); average 'log file parallel write' wait, average log write 15.7 KiB";
     assert_eq!(b.to_string(), words);
@@ -539,6 +540,7 @@ fn report_card_basis_and_note() {
         figure: wait("single_block_read_ms"),
         p95_ms: Some((16.0, f64::INFINITY)),
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -548,6 +550,7 @@ fn report_card_basis_and_note() {
         figure: wait("log_write_ms"),
         p95_ms: None,
         log_write: Some(LogWriteSize::Unknown),
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -563,6 +566,7 @@ fn report_card_basis_and_note() {
         },
         p95_ms: Some((0.512, 1.0)),
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -574,6 +578,7 @@ fn report_card_basis_and_note() {
         },
         p95_ms: None,
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -583,12 +588,14 @@ fn report_card_basis_and_note() {
         figure: BasisFigure::NotMeasured,
         p95_ms: None,
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(b.to_string(), "not measured");
     let b = GradeBasis {
         figure: BasisFigure::Given("r_await of the host total".into()),
         p95_ms: None,
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(b.to_string(), "r_await of the host total");
     assert!(CardNote::P95Grades

@@ -1267,3 +1267,66 @@ fn unknown_split_is_null_and_counted_as_writes() {
     let r = recommend(&builtin(), &d, &opts(0.0));
     assert!(r.notes.contains(&Note::SplitUnknownAllWrites));
 }
+
+#[test]
+fn reads_below_the_storage_floor_are_from_cache_and_not_kept() {
+    // theyanvictor-igt (Statspack): 'db file sequential read' 1 s ± 0.5 s over 121,513 waits =
+    // 0.0041 to 0.0123 ms: below the 0.05 ms storage floor ([report_card] storage_floor_ms,
+    // policy) even at its upper bound, so OS-cache hits, not a storage latency to keep.
+    let rules = builtin();
+    let spec = rules.sizing.report_card.as_ref().unwrap();
+    assert_eq!(spec.storage_floor_ms, Some(0.05));
+    let d = |ms: f64, b: Option<AverageBounds>| Demand {
+        required_iops: Some(17.0),
+        read_iops: Some(10.0),
+        write_iops: Some(7.0),
+        single_block_read_ms: Some(ms),
+        latency_events: vec![LatencyEvent {
+            measured_by: "single_block_read_ms".into(),
+            event: "db file sequential read".into(),
+            waits: Some(121_513.0),
+            bounds: b,
+        }],
+        ..Default::default()
+    };
+    let igt = AverageBounds {
+        lo_ms: 0.5e3 / 121_513.0,
+        hi_ms: 1.5e3 / 121_513.0,
+        at_most: false,
+        total_wait_s: Some((1.0, 0.5)),
+    };
+    let card = grade::card(spec, &d(1.0e3 / 121_513.0, Some(igt)));
+    let rr = card.tests.iter().find(|t| t.test == "random_read").unwrap();
+    assert!(rr.served_from_cache);
+    assert_eq!(rr.grade.as_ref().unwrap().to_string(), "A+");
+    assert!(rr
+        .basis
+        .to_string()
+        .ends_with("; served from cache, not storage: the average is below the 0.05 ms storage floor (policy: faster than the catalogued storage serves an IO), so tiers are not graded against it"));
+    // No tier is compared with it: 15K's 6 ms would grade random_read B (2 ≤ 6 < 8 → index 3)
+    // against today's A+, but the test is left out of its latency check.
+    let tier = rules
+        .tiers()
+        .iter()
+        .find(|t| t.id == "onprem.hdd15k.raid10")
+        .unwrap();
+    assert!(grade::tier_grades(spec, &card, tier)
+        .iter()
+        .all(|g| g.test != "random_read"));
+    // 0.04 ms known only between 0.03 and 0.06 ms: the upper bound is above the floor, so it
+    // may be storage; kept (15K compared: B vs A+, worse).
+    let loose = AverageBounds {
+        lo_ms: 0.03,
+        hi_ms: 0.06,
+        at_most: false,
+        total_wait_s: Some((1.0, 0.5)),
+    };
+    let card = grade::card(spec, &d(0.04, Some(loose)));
+    assert!(!card.tests[0].served_from_cache);
+    let g = grade::tier_grades(spec, &card, tier);
+    let rr = g.iter().find(|g| g.test == "random_read").unwrap();
+    assert_eq!(rr.grade, "B");
+    assert!(rr.worse);
+    // 0.06 ms as printed: above the floor, kept.
+    assert!(!grade::card(spec, &d(0.06, None)).tests[0].served_from_cache);
+}

@@ -133,12 +133,20 @@ impl Display for GradeBasis {
             }
         }
         match self.log_write {
-            Some(LogWriteSize::Kib(k)) => write!(f, ", average log write {} KiB", fmt_num(k, 1)),
+            Some(LogWriteSize::Kib(k)) => write!(f, ", average log write {} KiB", fmt_num(k, 1))?,
             Some(LogWriteSize::Unknown) => {
-                f.write_str("; log write size unknown: graded on both scales")
+                f.write_str("; log write size unknown: graded on both scales")?
             }
-            None => Ok(()),
+            None => {}
         }
+        if let Some(floor) = self.from_cache_below_ms {
+            write!(
+                f,
+                "; served from cache, not storage: the average is below the {} ms storage floor (policy: faster than the catalogued storage serves an IO), so tiers are not graded against it",
+                fmt_trim(floor)
+            )?;
+        }
+        Ok(())
     }
 }
 
