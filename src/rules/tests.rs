@@ -302,6 +302,22 @@ fn a_drive_size_is_checked_like_a_drive() {
 }
 
 #[test]
+fn a_storage_floor_needs_its_source() {
+    let start = BUILTIN_SIZING_TOML.find("storage_floor_source = ").unwrap();
+    let end = start + BUILTIN_SIZING_TOML[start..].find('\n').unwrap() + 1;
+    let sizing = format!(
+        "{}{}",
+        &BUILTIN_SIZING_TOML[..start],
+        &BUILTIN_SIZING_TOML[end..]
+    );
+    let err = RuleSet::from_toml_strs(BUILTIN_TIERS_TOML, "t", &sizing, "s.toml").unwrap_err();
+    assert!(
+        matches!(&err, RulesError::Invalid { key, .. } if key == "report_card.storage_floor_source"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_instance_above_its_platform_cap_is_an_error() {
     // The Azure platform cap is 650,000 IOPS / 10,000 MB/s (Standard_M176bds_4_v3, AZ-MBDSV3):
     // a host type claiming 10,001 MB/s contradicts it.
