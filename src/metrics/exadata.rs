@@ -75,8 +75,10 @@ pub struct SmartScan {
 pub struct OffExadata {
     /// The factor applied (`[exadata] off_exadata_iops_factor`).
     pub factor: f64,
-    /// Required IOPS as measured on Exadata.
-    pub measured_iops: Figure,
+    /// Required IOPS on Exadata: the required-IOPS formula on the report's measured per-second
+    /// rates, before headroom (the demand's `required_iops`, not the `measured_iops` read +
+    /// write statistic).
+    pub required_iops: Figure,
     /// Required IOPS × factor: what a non-Exadata array may see.
     pub estimated_iops: Figure,
     /// Read + write MB/s, unchanged (`physical read/write total bytes`).
@@ -257,7 +259,7 @@ pub fn figures(
     waits.waits = Some(single_n);
     let off_exadata = policy.map(|p| OffExadata {
         factor: p.off_exadata_iops_factor,
-        measured_iops: required_iops.clone(),
+        required_iops: required_iops.clone(),
         estimated_iops: Figure::of(
             required_iops
                 .exact

@@ -89,20 +89,22 @@ fn explanation_choice_and_rules() {
     );
     let skipped = RuleNotApplied {
         rule: "flash".into(),
-        count: 8,
-        unit: Unit::Drive,
-        max_units: 4,
+        why: NotAppliedBecause::OverMaxUnits {
+            count: 8,
+            unit: Unit::Drive,
+            max_units: 4,
+        },
     };
     assert_eq!(
         skipped.to_string(),
-        "rule flash not applied: needs 8 drives > max_units 4"
+        "rule flash not applied: needs 8 drives, more than its max_units 4"
     );
     assert_eq!(
         Explanation::RulePreferenceNotApplied {
             skipped: vec![(skipped, "onprem.efd.raid10".into())]
         }
         .to_string(),
-        "No rule preference applies: rule flash not applied: needs 8 drives > max_units 4 (onprem.efd.raid10)."
+        "No rule preference applies: rule flash not applied: needs 8 drives, more than its max_units 4 (onprem.efd.raid10)."
     );
     assert_eq!(
         Explanation::HighestRuleScore { score: -1 }.to_string(),
@@ -357,13 +359,27 @@ fn cost_notes_and_option_notes() {
     );
     let n = OptionNote::RuleNotApplied(RuleNotApplied {
         rule: "r".into(),
-        count: 1,
-        unit: Unit::Volume,
-        max_units: 0,
+        why: NotAppliedBecause::OverMaxUnits {
+            count: 1,
+            unit: Unit::Volume,
+            max_units: 0,
+        },
     });
     assert_eq!(
         json(&n),
-        "rule r not applied: needs 1 volumes > max_units 0"
+        "rule r not applied: needs 1 volume, more than its max_units 0"
+    );
+    // An infeasible option: the limit that applied, with its numbers.
+    let n = OptionNote::RuleNotApplied(RuleNotApplied {
+        rule: "r".into(),
+        why: NotAppliedBecause::Infeasible(Some(Infeasible::DrivesOverMax {
+            drives: 168.0,
+            max_drives: 120,
+        })),
+    });
+    assert_eq!(
+        json(&n),
+        "rule r not applied: the tier does not meet the demand (needs 168 drives > max_drives 120 ([onprem] in sizing.toml))"
     );
 }
 
@@ -515,6 +531,7 @@ fn report_card_basis_and_note() {
         figure: wait("log_write_ms"),
         p95_ms: Some((0.0, 1.0)),
         log_write: Some(LogWriteSize::Kib(15.7)),
+        from_cache_below_ms: None,
     };
     let words = "p95 between 0 and 1 ms from the Wait Event Histogram (graded); average 'log file parallel write' wait, average log write 15.7 KiB";
     assert_eq!(b.to_string(), words);
@@ -523,6 +540,7 @@ fn report_card_basis_and_note() {
         figure: wait("single_block_read_ms"),
         p95_ms: Some((16.0, f64::INFINITY)),
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -532,6 +550,7 @@ fn report_card_basis_and_note() {
         figure: wait("log_write_ms"),
         p95_ms: None,
         log_write: Some(LogWriteSize::Unknown),
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -547,6 +566,7 @@ fn report_card_basis_and_note() {
         },
         p95_ms: Some((0.512, 1.0)),
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -558,6 +578,7 @@ fn report_card_basis_and_note() {
         },
         p95_ms: None,
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(
         b.to_string(),
@@ -567,12 +588,14 @@ fn report_card_basis_and_note() {
         figure: BasisFigure::NotMeasured,
         p95_ms: None,
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(b.to_string(), "not measured");
     let b = GradeBasis {
         figure: BasisFigure::Given("r_await of the host total".into()),
         p95_ms: None,
         log_write: None,
+        from_cache_below_ms: None,
     };
     assert_eq!(b.to_string(), "r_await of the host total");
     assert!(CardNote::P95Grades

@@ -339,14 +339,14 @@ fn binding_cloud_volumes() {
         (
             Binding::StripedCheaper {
                 volumes: 2,
-                saving_pct: 26.49,
+                saving_pct: 26.4,
                 fewest: 1,
                 usd: 41.52,
                 fewest_usd: 56.48,
                 cheapest: Some((4, 40.0)),
                 min_saving_pct: 10.0,
             },
-            "striped across 2 volumes: 26 % cheaper than the fewest that fit (2 volumes: $41.52/month; 1 volume: $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month) (cloud.min_saving_pct)",
+            "striped across 2 volumes: 26.4 % cheaper than the fewest that fit (2 volumes: $41.52/month; 1 volume: $56.48/month); the fewest within 10 % of the cheapest count (4 volumes, $40.00/month) (cloud.min_saving_pct)",
         ),
         (
             Binding::StripedCheaper {
@@ -358,7 +358,7 @@ fn binding_cloud_volumes() {
                 cheapest: None,
                 min_saving_pct: 10.0,
             },
-            "striped across 3 volumes: 10 % cheaper than the fewest that fit (3 volumes: $90.00/month; 2 volumes: $100.00/month); the cheapest count (cloud.min_saving_pct)",
+            "striped across 3 volumes: 10.0 % cheaper than the fewest that fit (3 volumes: $90.00/month; 2 volumes: $100.00/month); the cheapest count (cloud.min_saving_pct)",
         ),
         (
             Binding::CapacitySetsSize,

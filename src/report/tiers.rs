@@ -18,40 +18,55 @@ fn tier_terms(t: &crate::rules::Tier) -> [String; 4] {
         }
     };
     match &t.spec {
-        TierSpec::DriveArray { drive, raid } => [
-            format!(
-                "{} GB drives{}; {} ({}+{} groups, min {})",
-                n(drive.size_gb),
-                if drive.size_is_assumption {
-                    " (assumed)"
-                } else {
-                    ""
-                },
-                raid.level,
-                raid.data_drives_per_group,
-                raid.group_width - raid.data_drives_per_group,
-                raid.min_drives
-            ),
-            format!(
-                "{} per drive; write penalty {}",
-                n(drive.iops),
-                n(raid.write_penalty)
-            ),
-            {
-                let rate = |v: Option<f64>| v.map_or("not sourced".to_string(), &n);
+        TierSpec::DriveArray { drive, raid } => {
+            // Every catalogued capacity of the class, smallest first, with its own figures.
+            let variants = drive.variants();
+            let each = |f: &dyn Fn(&crate::rules::DriveSpec) -> String| -> String {
+                if variants.len() == 1 {
+                    return f(&variants[0]);
+                }
+                variants
+                    .iter()
+                    .map(|d| format!("{} ({} GB)", f(d), n(d.size_gb)))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let rate = |v: Option<f64>| v.map_or("not sourced".to_string(), &n);
+            [
                 format!(
-                    "{} / {} MB/s read / write per drive{}",
-                    rate(drive.read_mb_s()),
-                    rate(drive.write_mb_s()),
+                    "{} GB drives{}; {} ({}+{} groups, min {})",
+                    variants
+                        .iter()
+                        .map(|d| n(d.size_gb))
+                        .collect::<Vec<_>>()
+                        .join(" or "),
+                    if drive.size_is_assumption {
+                        " (assumed)"
+                    } else {
+                        ""
+                    },
+                    raid.level,
+                    raid.data_drives_per_group,
+                    raid.group_width - raid.data_drives_per_group,
+                    raid.min_drives
+                ),
+                format!(
+                    "{} per drive; write penalty {}",
+                    each(&|d| n(d.iops)),
+                    n(raid.write_penalty)
+                ),
+                format!(
+                    "{} MB/s read / write per drive{}",
+                    each(&|d| format!("{} / {}", rate(d.read_mb_s()), rate(d.write_mb_s()))),
                     drive
                         .link
                         .as_ref()
                         .map(|l| format!(" ({}: {} MB/s)", l.name, n(l.mb_s)))
                         .unwrap_or_default()
-                )
-            },
-            "no public list price".to_string(),
-        ],
+                ),
+                "no public list price".to_string(),
+            ]
+        }
         TierSpec::CloudVolume(c) => {
             let u = if c.throughput_decimal {
                 "MB/s"

@@ -54,6 +54,15 @@ pub struct ReportCardSpec {
     pub test: Vec<CardTest>,
     /// Where the thresholds come from.
     pub source: String,
+    /// Storage floor, ms (policy): a measured average below it (its upper bound included, when
+    /// it was recomputed from a coarse total) is faster than any storage device serves an IO,
+    /// so the IOs were served from a cache (OS page cache, host memory): the test is graded but
+    /// tiers are not compared with it. `None` = no floor.
+    #[serde(default)]
+    pub storage_floor_ms: Option<f64>,
+    /// Why the floor is where it is.
+    #[serde(default)]
+    pub storage_floor_source: Option<String>,
 }
 
 impl ReportCardSpec {
@@ -72,6 +81,24 @@ impl ReportCardSpec {
         }
         if self.source.trim().is_empty() {
             return Err(err("report_card.source".into(), "must not be empty".into()));
+        }
+        if let Some(f) = self.storage_floor_ms {
+            if !f.is_finite() || f <= 0.0 {
+                return Err(err(
+                    "report_card.storage_floor_ms".into(),
+                    "must be a positive number of ms".into(),
+                ));
+            }
+            if self
+                .storage_floor_source
+                .as_deref()
+                .is_none_or(|s| s.trim().is_empty())
+            {
+                return Err(err(
+                    "report_card.storage_floor_source".into(),
+                    "is required with storage_floor_ms".into(),
+                ));
+            }
         }
         for (i, t) in self.test.iter().enumerate() {
             let k = format!("report_card.test[{i}]");
@@ -183,6 +210,10 @@ pub struct TestGrade {
     pub best_index: Option<usize>,
     /// Upper bound of the best letter, ms (`None` for the last letter or not measured).
     pub bound_ms: Option<f64>,
+    /// True when the measured average is below the card's storage floor
+    /// ([`ReportCardSpec::storage_floor_ms`]): served from a cache, not a storage latency to
+    /// keep, so tiers are not compared with this test ([`tier_grades`]).
+    pub served_from_cache: bool,
 }
 
 /// How a tier's published latency would grade on one measured test.
@@ -223,6 +254,8 @@ pub struct GradeBasis {
     pub p95_ms: Option<(f64, f64)>,
     /// The average log-write size, for log-write tests that are graded.
     pub log_write: Option<LogWriteSize>,
+    /// The storage floor, ms, when the measured average is below it (served from cache).
+    pub from_cache_below_ms: Option<f64>,
 }
 
 /// The measured figure of a test.
@@ -357,10 +390,15 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 None if graded && t.measured_by == "log_write_ms" => Some(LogWriteSize::Unknown),
                 _ => None,
             };
+            // Below the storage floor even at its upper bound: no storage device served it.
+            let floor = spec
+                .storage_floor_ms
+                .filter(|fl| ms.is_some_and(|v| bounds.map_or(v, |b| b.hi_ms.max(v)) < *fl));
             let basis = GradeBasis {
                 figure,
                 p95_ms: p95,
                 log_write,
+                from_cache_below_ms: floor,
             };
             TestGrade {
                 test: t.id.clone(),
@@ -373,6 +411,7 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
                 grade,
                 best_index: best,
                 bound_ms: best.and_then(|i| t.bounds_ms.get(i).copied()),
+                served_from_cache: floor.is_some(),
             }
         })
         .collect();
@@ -383,7 +422,9 @@ pub fn card(spec: &ReportCardSpec, d: &Demand) -> ReportCard {
     }
 }
 
-/// Grade `tier`'s published latency on every measured test of `card`.
+/// Grade `tier`'s published latency on every measured test of `card`, except those served from
+/// cache (below the storage floor): no tier could keep a latency no storage device has, and
+/// it is not the storage's latency.
 pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec<TierGrade> {
     let Some(tms) = tier.latency_ms else {
         return Vec::new();
@@ -391,6 +432,7 @@ pub fn tier_grades(spec: &ReportCardSpec, card: &ReportCard, tier: &Tier) -> Vec
     card.tests
         .iter()
         .filter_map(|g| Some((spec.test.iter().find(|t| t.id == g.test)?, g)))
+        .filter(|(_, g)| !g.served_from_cache)
         .filter_map(|(t, g)| {
             let mi = g.best_index?;
             let ti = spec.index(t, tms);

@@ -87,7 +87,10 @@ pub use schema::{
 };
 
 use eval::{Outcome, Values};
-use findings::{Explanation, Infeasible, LatencyKeeper, Lost, LostBecause, Note, RuleNotApplied};
+use findings::{
+    Explanation, Infeasible, LatencyKeeper, Lost, LostBecause, NotAppliedBecause, Note,
+    RuleNotApplied,
+};
 use sizing::Workload;
 
 pub use demand::{AverageBounds, Demand, IopsFormula, IopsTerm, LatencyEvent};
@@ -266,7 +269,7 @@ fn size_platform(
         .map(|t| {
             let mut o = match &t.spec {
                 TierSpec::DriveArray { drive, raid } => {
-                    sizing::size_drive_array(t, drive, raid, &rules.sizing.onprem, w)
+                    sizing::size_drive_array_sizes(t, drive, raid, &rules.sizing.onprem, w)
                 }
                 TierSpec::CloudVolume(spec) => sizing::size_cloud(
                     t,
@@ -507,12 +510,23 @@ fn score(tier: &Tier, o: &mut TierOption, fired: &[FiredRule]) {
             continue;
         }
         if let Some(max) = f.max_units {
-            if !o.feasible || o.count > max {
-                o.notes.push(OptionNote::RuleNotApplied(RuleNotApplied {
-                    rule: f.id.clone(),
+            // An infeasible option's count is no configuration: the limit that applied is the
+            // one that makes it infeasible, not max_units.
+            let why = if !o.feasible {
+                Some(NotAppliedBecause::Infeasible(o.infeasible_reason.clone()))
+            } else if o.count > max {
+                Some(NotAppliedBecause::OverMaxUnits {
                     count: o.count,
                     unit: o.unit,
                     max_units: max,
+                })
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                o.notes.push(OptionNote::RuleNotApplied(RuleNotApplied {
+                    rule: f.id.clone(),
+                    why,
                 }));
                 continue;
             }

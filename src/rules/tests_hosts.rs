@@ -92,7 +92,8 @@ fn between_the_caps_aws_names_its_largest_hosts_and_azure_has_none() {
     // (cap 12,500) fits: the smallest general host with ≥ 11,264 MB/s is m6in.32xlarge (128
     // vCPU, 400,000 IOPS, 12,500 MB/s; m6i.32xlarge has 5,000), the smallest memory one
     // u7in-16tb.224xlarge (896 vCPU, 420,000 / 12,500; x2idn.32xlarge has 10,000). Azure's
-    // cap is 10,000 MB/s: no tier. No storage-optimised host is catalogued.
+    // cap is 10,000 MB/s: no tier. Of the 6 catalogued storage-optimised i4i, none: the
+    // largest, i4i.32xlarge, drives 5,000 MB/s (AWS-IT24).
     let d = load(20000.0, 1.0, 550.0);
     let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure"]));
     let aws = r.platforms.iter().find(|p| p.platform == "aws").unwrap();
@@ -108,7 +109,9 @@ fn between_the_caps_aws_names_its_largest_hosts_and_azure_has_none() {
         ("u7in-16tb.224xlarge", Some(896), 12500.0)
     );
     let s = host(rec, HostFamily::Storage);
-    assert_eq!((s.catalogued, s.host.is_none()), (0, true));
+    assert_eq!((s.catalogued, s.host.is_none()), (6, true));
+    let l = s.largest.as_ref().unwrap();
+    assert_eq!((l.id.as_str(), l.max_mb_s), ("i4i.32xlarge", 5000.0));
     let az = r.platforms.iter().find(|p| p.platform == "azure").unwrap();
     assert!(az.recommended.is_none());
     assert!(reason(option(&r, "azure.ultra")).contains("> 10,000 MB/s"));
@@ -197,5 +200,36 @@ fn a_host_that_cannot_attach_a_tier_quotes_the_reason_from_its_source() {
     assert_eq!(
         reason(option(&r, "gcp.pd-ssd")),
         "c4-standard-192 cannot attach this tier ('C4 doesn't support Persistent Disk' (GCP-GPM))"
+    );
+}
+
+#[test]
+fn each_cloud_names_its_smallest_storage_optimised_host() {
+    // 30,000 IOPS of 16 KiB, 70 % reads = 30,000 × 16 × 1,024 / 10^6 = 491.52 MB/s.
+    // AWS i4i (AWS-IT24 baselines): 4xlarge 20,000 IOPS < 30,000; 8xlarge 40,000 IOPS /
+    // 1,250 MB/s: the smallest. Azure Lsv3 (AZ-LSV3): L16s 25,600 < 30,000; L32s 51,200 /
+    // 865 MB/s. Google Z3 (GCP-DIAG z-family): 88 vCPU pd-ssd 100,000 IOPS / 1,258.29 MB/s.
+    let d = load(30000.0, 0.7, 16.0);
+    let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure", "gcp"]));
+    for (tier, id, vcpus, catalogued) in [
+        ("aws.gp3", "i4i.8xlarge", 32, 6),
+        ("azure.premium-ssd-v2", "Standard_L32s_v3", 32, 6),
+        ("gcp.pd-ssd", "z3-highmem-88-standardlssd", 88, 2),
+    ] {
+        let o = option(&r, tier);
+        assert!(o.feasible, "{tier}: {}", reason(o));
+        let s = host(o, HostFamily::Storage);
+        assert_eq!(s.catalogued, catalogued, "{tier}");
+        let h = s
+            .host
+            .as_ref()
+            .unwrap_or_else(|| panic!("{tier}: no storage host"));
+        assert_eq!((h.id.as_str(), h.vcpus), (id, Some(vcpus)), "{tier}");
+    }
+    // Z3 cannot attach pd-extreme or Hyperdisk Extreme (not catalogued for Z3): no storage
+    // host counted for them.
+    assert_eq!(
+        host(option(&r, "gcp.pd-extreme"), HostFamily::Storage).catalogued,
+        0
     );
 }

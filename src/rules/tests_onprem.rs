@@ -45,19 +45,23 @@ fn heavy_scan_nvme_raid10_count_is_set_by_mb_s() {
     let r = recommend(&builtin(), &heavy_scan(), &onprem(30.0));
     let o = option(&r, "onprem.nvme.raid10");
     // Sized: read 23,000 × 1.3 = 29,900 MB/s, write 100 × 1.3 = 130 MB/s.
-    // PM9A3 on PCIe 4.0 x4: read min(6,500, 7,877) = 6,500, write min(3,500, 7,877) = 3,500.
-    // Back-end write = 130 × 2 (RAID 10) = 260. Drives = ceil(29,900 / 6,500 + 260 / 3,500)
-    //   = ceil(4.6 + 0.0743) = 5 → whole mirror pairs → 6.
-    // IOPS: back-end 23,400 + 2,600 × 2 = 28,600 / 900,000 → 1 drive.
+    // Back-end write = 130 × 2 (RAID 10) = 260. Two catalogued sizes:
+    // - PM9A3 7.68 TB on PCIe 4.0 x4: read min(6,500, 7,877), write min(3,500, 7,877):
+    //   ceil(29,900 / 6,500 + 260 / 3,500) = ceil(4.6 + 0.0743) = 5 → whole pairs → 6;
+    // - PM9A3 1.92 TB: read 6,800, write 2,700:
+    //   ceil(29,900 / 6,800 + 260 / 2,700) = ceil(4.3971 + 0.0963) = 5 → 6.
+    // Same count: the least raw capacity wins, the 1.92 TB (6 × 1,788.14 GiB = 10,728.84 GiB).
+    // IOPS: back-end 23,400 + 2,600 × 2 = 28,600 / 850,000 → 1 drive.
     assert!(o.feasible);
     assert_eq!(o.drives_for_mb_s, Some(5));
     assert_eq!(o.drives_for_iops, Some(1));
     assert_eq!(o.count, 6);
     assert_eq!(o.drives_set_by, Some(DrivesSetBy::Throughput));
     assert_close!(o.backend_mb_s.unwrap(), 29_900.0 + 260.0);
-    // The drives carry 6 / ((29,900 / 6,500 + 260 / 3,500) / 30,030) front-end MB/s
-    //   = 6 / (4.674286 / 30,030) = 38,547.3 MB/s = 36,761.3 MiB/s.
-    let carried_mb = 6.0 / ((29_900.0 / 6_500.0 + 260.0 / 3_500.0) / 30_030.0);
+    assert_close!(o.total_gib, 6.0 * 1_920e9 / 1_073_741_824.0);
+    // The drives carry 6 / ((29,900 / 6,800 + 260 / 2,700) / 30,030) front-end MB/s
+    //   = 6 / (4.493355 / 30,030) = 40,099.2 MB/s = 38,241.6 MiB/s.
+    let carried_mb = 6.0 / ((29_900.0 / 6_800.0 + 260.0 / 2_700.0) / 30_030.0);
     assert_close!(o.throughput_mib_s.unwrap(), carried_mb * 1e6 / 1_048_576.0);
     assert!(o.throughput_mib_s.unwrap() * 1_048_576.0 / 1e6 >= 30_030.0);
     match &o.binding_limits[..] {
@@ -76,14 +80,14 @@ fn heavy_scan_nvme_raid10_count_is_set_by_mb_s() {
             assert_eq!(*capacity, None);
             assert_eq!(*set_by, DrivesSetBy::Throughput);
             assert_close!(*drives, 5.0);
-            assert_close!(*drive_read_mb_s, 6_500.0);
+            assert_close!(*drive_read_mb_s, 6_800.0);
             assert_close!(*from, 5.0);
         }
         other => panic!("{other:?}"),
     }
     // Before issue 13 the same load got the RAID 10 minimum of 4 NVMe drives (IOPS alone: 1)
     // with "throughput per drive is not modelled": 4 drives cannot carry 29,900 MB/s of reads
-    // at 6,500 each (4 × 6,500 = 26,000 < 29,900): the MB/s count is what adds the fifth.
+    // at 6,800 each (4 × 6,800 = 27,200 < 29,900): the MB/s count is what adds the fifth.
     assert!(o.count > 4);
 }
 
@@ -247,4 +251,70 @@ fn latency_rule_outweighs_every_other_on_premises_preference() {
         .sum();
     assert_eq!(prefer, 3);
     assert!(keep.weight > prefer);
+}
+
+/// A small database (issue 13 trial: about 17 IOPS sized) got 4 × 7.68 TB NVMe without
+/// --capacity, the class's only size. Each catalogued size is tried: the fewest drives that
+/// meet IOPS, MB/s, capacity and the RAID minimum win, then the least raw capacity.
+#[test]
+fn drive_size_is_the_smallest_that_needs_the_fewest_drives() {
+    let small = Demand {
+        required_iops: Some(13.23),
+        read_iops: Some(7.42),
+        write_iops: Some(5.10),
+        read_mb_s: Some(0.30),
+        write_mb_s: Some(0.12),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &small, &onprem(30.0));
+    let o = option(&r, "onprem.nvme.raid10");
+    // 13.23 × 1.3 = 17.2 IOPS: 1 drive for IOPS, 1 for MB/s on either size; the RAID 10
+    // minimum of 4 sets the count on both; least raw: 4 × 1,920e9 / 2^30 = 7,152.56 GiB
+    // (the 7.68 TB size: 28,610.23 GiB).
+    assert_eq!(o.count, 4);
+    assert_eq!(o.drives_set_by, Some(DrivesSetBy::RaidMinimum));
+    assert_close!(o.total_gib, 4.0 * 1_920e9 / 1_073_741_824.0);
+    let note = o
+        .notes
+        .iter()
+        .map(ToString::to_string)
+        .find(|n| n.starts_with("drive size"))
+        .expect("size note");
+    assert_eq!(
+        note,
+        "drive size 1,920 GB of the catalogued 1,920 / 7,680 GB: capacity not given, so the smallest size that needs the fewest drives for IOPS and MB/s"
+    );
+    assert!(o
+        .notes
+        .iter()
+        .any(|n| n.to_string() == "capacity not given: drives counted for IOPS and MB/s only"));
+
+    // With 10,000 GiB: 1.92 TB = 1,788.14 GiB per mirror pair: ceil(10,000 / 1,788.14) = 6
+    // pairs = 12 drives; 7.68 TB = 7,152.56 GiB: ceil(10,000 / 7,152.56) = 2 pairs = 4 drives.
+    // The fewest drives win: 4 × 7.68 TB.
+    let mut big = small.clone();
+    big.capacity_gib = Some(10_000.0);
+    let r = recommend(&builtin(), &big, &onprem(30.0));
+    let o = option(&r, "onprem.nvme.raid10");
+    assert_eq!(o.count, 4);
+    assert_eq!(o.drives_for_capacity, Some(4));
+    assert_close!(o.size_per_unit_gib, 7_680e9 / 1_073_741_824.0);
+    assert!(o.notes.iter().any(|n| n.to_string()
+        == "drive size 7,680 GB of the catalogued 1,920 / 7,680 GB: the fewest drives for IOPS, MB/s and capacity, then the least raw capacity"));
+
+    // Writes set it: 10,000 MB/s written × 1.0 × 2 (RAID 10) = 20,000 MB/s back end:
+    // 1.92 TB: ceil(20,000 / 2,700) = 8 drives; 7.68 TB: ceil(20,000 / 3,500) = 6 drives.
+    let writes = Demand {
+        required_iops: Some(10_000.0),
+        read_iops: Some(0.0),
+        write_iops: Some(10_000.0),
+        read_mb_s: Some(0.0),
+        write_mb_s: Some(10_000.0),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &writes, &onprem(0.0));
+    let o = option(&r, "onprem.nvme.raid10");
+    assert_eq!(o.drives_for_mb_s, Some(6));
+    assert_eq!(o.count, 6);
+    assert_close!(o.size_per_unit_gib, 7_680e9 / 1_073_741_824.0);
 }

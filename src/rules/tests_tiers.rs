@@ -435,7 +435,8 @@ fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     // smallest catalogued AWS type per family that can (fewest vCPUs first, AWS-IT24): general
     // m6i.8xlarge (32 vCPU, 40,000 IOPS, 1,250 MB/s; the m6i.4xlarge's 20,000 IOPS are too
     // few); memory r6i.8xlarge (32 vCPU, 256 GiB, 40,000 / 1,250; r7i.8xlarge has the same
-    // figures and sorts after it by id); no storage-optimised type is catalogued.
+    // figures and sorts after it by id); storage i4i.8xlarge (32 vCPU, 40,000 / 1,250; the
+    // i4i.4xlarge's baseline 20,000 IOPS are too few).
     let d = load(30000.0, 0.7, 16.0);
     let opts = Options {
         instance: Some("r5.4xlarge".into()),
@@ -446,7 +447,7 @@ fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     assert!(aws.recommended.is_none());
     assert!(
         aws.explanation.iter().any(|e| e.to_string()
-            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; the smallest catalogued host types that can (one per family): m6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), r6i.8xlarge (40,000 IOPS, 1,250.00 MB/s)."),
+            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; the smallest catalogued host types that can (one per family): m6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), r6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), i4i.8xlarge (40,000 IOPS, 1,250.00 MB/s)."),
         "{:?}",
         aws.explanation
     );

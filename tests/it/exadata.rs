@@ -73,6 +73,17 @@ fn rac_global_dbu_single_block_reads_come_from_the_cell_waits() {
     // Off Exadata: 6 × 2,748.02 required IOPS = 16,488.12; throughput stays 788.74 MB/s.
     let o = &x["off_exadata"];
     assert_eq!(num(&o["factor"], "factor"), 6.0);
+    // 2,748.02 is the required (formula) IOPS, named so: not "measured" (measured_iops is the
+    // read + write statistic, 2,371.89 here).
+    close(&o["required_iops"]["value"], 2748.02, 2, "required IOPS");
+    assert!(o.get("measured_iops").is_none(), "{o}");
+    let md = crate::common::stdout(&crate::common::sizer(&["analyze", p.to_str().unwrap()]));
+    assert!(
+        md.contains("16,488.12 IOPS estimated off Exadata (6 × the 2,748.02 IOPS required on Exadata, from its measured rates;"),
+        "{md}"
+    );
+    assert!(md.contains("| Required IOPS on Exadata "), "{md}");
+    assert!(!md.contains("measured on Exadata"), "{md}");
     close(
         &o["estimated_iops"]["value"],
         16_488.12,

@@ -91,3 +91,38 @@ fn xydb_drive_counts_carry_mb_s() {
         .unwrap()
         .contains("sequential read rate is not in the catalogue's sources"));
 }
+
+/// xydb1 (11.2.0.4 RAC instance, reads at 41 ms, average read 772 KiB): the spinning-drive
+/// preference fires (max_units 24). Its note on a tier that cannot carry the load must name
+/// the limit that applied, never "needs 4 drives > max_units 24" (4 is not > 24).
+#[test]
+fn xydb1_rule_notes_name_the_limit_that_applied() {
+    let Some(p) = onprem("../shared/corpus/awr/pcambell-xydb1-11.2.0.4-rac-instance.html") else {
+        return;
+    };
+    let mut seen = 0;
+    for o in std::iter::once(&p["recommended"]).chain(p["alternatives"].as_array().unwrap()) {
+        for n in o["notes"].as_array().unwrap() {
+            let n = n.as_str().unwrap();
+            if !n.contains("not applied") {
+                continue;
+            }
+            seen += 1;
+            if o["feasible"] == true {
+                // "needs N drives, more than its max_units 24": N > 24.
+                let count: u32 = n
+                    .split("needs ")
+                    .nth(1)
+                    .and_then(|t| t.split(' ').next())
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or_else(|| panic!("{n}"));
+                assert!(count > 24, "{n}");
+                assert!(n.ends_with("more than its max_units 24"), "{n}");
+            } else {
+                assert!(n.contains("the tier does not meet the demand ("), "{n}");
+                assert!(!n.contains("max_units"), "{n}");
+            }
+        }
+    }
+    assert!(seen > 0, "the rule's notes are gone: {p}");
+}

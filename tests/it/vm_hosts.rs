@@ -57,13 +57,18 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
         )
     );
     assert_eq!(host(aws, "memory")["host"]["id"], "r6i.8xlarge");
-    assert_eq!(host(aws, "storage")["catalogued"], 0);
+    // Storage optimised: i4i.4xlarge drives 625 MB/s < 788.43 (baseline, AWS-IT24), so
+    // i4i.8xlarge (32 vCPU, 256 GiB, 40,000 IOPS, 1,250 MB/s), of 6 catalogued i4i.
+    assert_eq!(host(aws, "storage")["catalogued"], 6);
+    assert_eq!(host(aws, "storage")["host"]["id"], "i4i.8xlarge");
     // Azure Premium SSD v2: Standard_E16bds_v5 (16 vCPU, 128 GiB) drives 2,300 MB/s to it
     // (AZ-EBSV5); the 16-vCPU Edsv5 / Esv5 drive 600. The only general host catalogued,
     // Standard_D16s_v5 (600 MB/s), cannot.
     let az = recommended(&v, "azure");
     assert_eq!(az["tier_id"], "azure.premium-ssd-v2");
     assert_eq!(host(az, "memory")["host"]["id"], "Standard_E16bds_v5");
+    // Lsv3 (AZ-LSV3): L16s 600 MB/s < 788.43; L32s 865 MB/s, 51,200 IOPS.
+    assert_eq!(host(az, "storage")["host"]["id"], "Standard_L32s_v3");
     let gen = host(az, "general");
     assert!(gen["host"].is_null());
     assert_eq!(gen["largest"]["id"], "Standard_D16s_v5");
@@ -74,12 +79,17 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
     let gcp = recommended(&v, "gcp");
     assert_eq!(gcp["tier_id"], "gcp.pd-ssd");
     assert_eq!(host(gcp, "general")["host"]["id"], "n2-standard-8");
+    // Z3 88 vCPU: pd-ssd 100,000 IOPS / 1,200 MiB/s = 1,258.29 MB/s (GCP-DIAG z-family).
+    assert_eq!(
+        host(gcp, "storage")["host"]["id"],
+        "z3-highmem-88-standardlssd"
+    );
     // The Markdown says the same, for gp3's counted IOPS (its large reads split into 256 KiB
     // units: the option's counted_iops).
     assert_eq!(aws["counted_iops"].as_f64().map(f64::round), Some(3382.0));
     let md = stdout(&sizer(&["analyze", f]));
     assert!(
-        md.contains("Host: the smallest catalogued VM per family that drives 3,382 IOPS (as the tier counts them) and 788.43 MB/s to Amazon EBS gp3 (General Purpose SSD) — general purpose: `m6i.8xlarge` (32 vCPU, 128 GiB; 40,000 IOPS, 1,250 MB/s); memory optimised: `r6i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s); storage optimised: none catalogued for this tier."),
+        md.contains("Host: the smallest catalogued VM per family that drives 3,382 IOPS (as the tier counts them) and 788.43 MB/s to Amazon EBS gp3 (General Purpose SSD) — general purpose: `m6i.8xlarge` (32 vCPU, 128 GiB; 40,000 IOPS, 1,250 MB/s); memory optimised: `r6i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s); storage optimised: `i4i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s)."),
         "{md}"
     );
 }

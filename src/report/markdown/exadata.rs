@@ -47,7 +47,7 @@ pub(crate) fn write_exadata(
         ),
     ];
     if let Some(o) = &x.off_exadata {
-        rows.push(("Required IOPS as measured (on Exadata)", &o.measured_iops));
+        rows.push(("Required IOPS on Exadata", &o.required_iops));
         rows.push(("Off-Exadata estimate", &o.estimated_iops));
     }
     for (name, m) in rows {

@@ -47,10 +47,14 @@ pub(crate) fn option_summary(o: &TierOption, capacity_given: bool) -> String {
         usable,
         o.name,
         cost,
-        if capacity_given {
-            ""
-        } else {
-            "; capacity not given: minimum size for the sized IOPS, add --capacity"
+        match (capacity_given, o.unit) {
+            (true, _) => "",
+            (false, Unit::Drive) => {
+                "; capacity not given: the fewest drives for the sized IOPS, MB/s and RAID minimum, add --capacity"
+            }
+            (false, Unit::Volume) => {
+                "; capacity not given: minimum size for the sized IOPS, add --capacity"
+            }
         }
     )
 }

@@ -23,10 +23,10 @@ impl Display for OffExadata {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} IOPS estimated off Exadata ({} × the {} IOPS measured on Exadata; throughput stays {} MB/s): a planning figure, the sizing uses the measured one",
+            "{} IOPS estimated off Exadata ({} × the {} IOPS required on Exadata, from its measured rates; throughput stays {} MB/s): a planning figure, the sizing uses the required IOPS on Exadata",
             figure_text(&self.estimated_iops),
             fmt_trim(self.factor),
-            figure_text(&self.measured_iops),
+            figure_text(&self.required_iops),
             figure_text(&self.total_mb_s),
         )
     }

@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 use crate::report::fmt::{fmt_num, fmt_trim};
 use crate::rules::findings::{
     CostNote, DrivesSetBy, Explanation, FalseCondition, FlashVsHdd, Grade, LatencyRisk, Lost,
-    LostBecause, MessagePart, Note, RuleMessage, RuleNotApplied,
+    LostBecause, MessagePart, NotAppliedBecause, Note, RuleMessage, RuleNotApplied,
 };
 use crate::rules::grade::{BasisFigure, CardNote, GradeBasis, LogWriteSize};
 use crate::rules::{NotEvaluatedRule, OptionNote, Unit};
@@ -133,12 +133,20 @@ impl Display for GradeBasis {
             }
         }
         match self.log_write {
-            Some(LogWriteSize::Kib(k)) => write!(f, ", average log write {} KiB", fmt_num(k, 1)),
+            Some(LogWriteSize::Kib(k)) => write!(f, ", average log write {} KiB", fmt_num(k, 1))?,
             Some(LogWriteSize::Unknown) => {
-                f.write_str("; log write size unknown: graded on both scales")
+                f.write_str("; log write size unknown: graded on both scales")?
             }
-            None => Ok(()),
+            None => {}
         }
+        if let Some(floor) = self.from_cache_below_ms {
+            write!(
+                f,
+                "; served from cache, not storage: the average is below the {} ms storage floor (policy: faster than the catalogued storage serves an IO), so tiers are not graded against it",
+                fmt_trim(floor)
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -293,14 +301,28 @@ impl Display for CostNote {
 
 impl Display for RuleNotApplied {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "rule {} not applied: needs {} {}s > max_units {}",
-            self.rule,
-            self.count,
-            unit_name(self.unit),
-            self.max_units
-        )
+        match &self.why {
+            NotAppliedBecause::OverMaxUnits {
+                count,
+                unit,
+                max_units,
+            } => write!(
+                f,
+                "rule {} not applied: needs {}, more than its max_units {max_units}",
+                self.rule,
+                units(*count, *unit),
+            ),
+            NotAppliedBecause::Infeasible(Some(why)) => write!(
+                f,
+                "rule {} not applied: the tier does not meet the demand ({why})",
+                self.rule
+            ),
+            NotAppliedBecause::Infeasible(None) => write!(
+                f,
+                "rule {} not applied: the tier does not meet the demand",
+                self.rule
+            ),
+        }
     }
 }
 

@@ -513,7 +513,7 @@ impl Display for Binding {
                 write!(
                     f,
                     "striped across {volumes} volumes: {} % cheaper than the fewest that fit ({volumes} volumes: {}; {fewest} volume{}: {}); {tail} (cloud.min_saving_pct)",
-                    fmt_num(*saving_pct, 0),
+                    fmt_num(*saving_pct, 1),
                     usd(*chosen),
                     if *fewest == 1 { "" } else { "s" },
                     usd(*fewest_usd),
@@ -664,6 +664,24 @@ impl Display for SizingNote {
             ),
             SizingNote::DrivesForIopsOnly => {
                 f.write_str("capacity not given: drives counted for IOPS and MB/s only")
+            }
+            SizingNote::DriveSizeChosen {
+                gb,
+                catalogued_gb,
+                capacity_given,
+            } => {
+                let all: Vec<String> = catalogued_gb.iter().map(|g| fmt_trim(*g)).collect();
+                write!(
+                    f,
+                    "drive size {} GB of the catalogued {} GB: ",
+                    fmt_trim(*gb),
+                    all.join(" / ")
+                )?;
+                if *capacity_given {
+                    f.write_str("the fewest drives for IOPS, MB/s and capacity, then the least raw capacity")
+                } else {
+                    f.write_str("capacity not given, so the smallest size that needs the fewest drives for IOPS and MB/s")
+                }
             }
             SizingNote::DriveThroughputNotModelled => {
                 f.write_str("throughput (MB/s) per drive is not modelled (no sourced figure)")

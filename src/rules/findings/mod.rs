@@ -216,17 +216,31 @@ pub struct FlashVsHdd {
     pub source: String,
 }
 
-/// A fired prefer/avoid rule not applied to an option because it needs too many units.
+/// A fired prefer/avoid rule with `max_units` not applied to an option: the option needs more
+/// units than the rule allows, or it is not feasible at all (then its unit count is no
+/// configuration, and the limit that applied is the one that makes it infeasible).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleNotApplied {
     /// Rule id.
     pub rule: String,
-    /// Units the option needs.
-    pub count: u32,
-    /// What `count` counts.
-    pub unit: Unit,
-    /// The rule's `max_units`.
-    pub max_units: u32,
+    /// Why it was not applied.
+    pub why: NotAppliedBecause,
+}
+
+/// Why a rule with `max_units` was not applied to an option.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NotAppliedBecause {
+    /// The option needs more units than the rule's `max_units`.
+    OverMaxUnits {
+        /// Units the option needs.
+        count: u32,
+        /// What `count` counts.
+        unit: Unit,
+        /// The rule's `max_units`.
+        max_units: u32,
+    },
+    /// The option is not feasible (the reason, when known): no unit count meets the demand.
+    Infeasible(Option<Infeasible>),
 }
 
 /// Why an alternative did not win.

@@ -393,7 +393,8 @@ pub enum Binding {
     StripedCheaper {
         /// Volumes chosen.
         volumes: u32,
-        /// Saving against the fewest that fit, percent.
+        /// Saving against the fewest that fit, percent, rounded down to 0.1 % (worded with one
+        /// decimal, so the words and the JSON carry the same number, never rounded up).
         saving_pct: f64,
         /// The fewest volumes that fit.
         fewest: u32,
@@ -541,6 +542,15 @@ pub enum SizingNote {
     },
     /// No capacity: drives counted for IOPS and MB/s only.
     DrivesForIopsOnly,
+    /// The drive class has several catalogued capacities: the one chosen, and why.
+    DriveSizeChosen {
+        /// The capacity chosen, GB (10^9 B).
+        gb: f64,
+        /// Every catalogued capacity of the class, GB, ascending.
+        catalogued_gb: Vec<f64>,
+        /// A capacity was given (else the smallest capacity that needs the fewest drives wins).
+        capacity_given: bool,
+    },
     /// Drive throughput is not modelled (no longer produced: drives are counted for MB/s).
     DriveThroughputNotModelled,
     /// The drive's link carries less than the drive's own sequential rate, so the link's

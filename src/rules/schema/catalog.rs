@@ -92,6 +92,7 @@ impl Tier {
         match &self.spec {
             TierSpec::DriveArray { drive, raid } => {
                 v.push(drive.source.clone());
+                v.extend(drive.size.iter().map(|s| s.source.clone()));
                 if let Some(l) = &drive.link {
                     v.push(format!("[[link]] {}: {}; {}", l.id, l.derivation, l.source));
                 }
@@ -181,6 +182,33 @@ pub struct DriveSpec {
     pub link: Option<LinkSpec>,
     /// Where the numbers of this table come from.
     pub source: String,
+    /// Other catalogued capacities of the same drive class (`[[drive.size]]`), each with its own
+    /// datasheet figures; the array is sized on each and the fewest drives win
+    /// ([`DriveSpec::variants`]).
+    #[serde(default)]
+    pub size: Vec<DriveSize>,
+}
+
+/// `[[drive.size]]`: another capacity of a drive class, with the same interface and latency
+/// class as its `[[drive]]` and its own datasheet figures (every rate is per capacity: smaller
+/// drives of a model often write more slowly).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DriveSize {
+    /// Display name (model and capacity).
+    pub name: String,
+    /// Capacity, GB (10^9 B).
+    pub size_gb: f64,
+    /// Random small-block IOPS (requests/s), as [`DriveSpec::iops`].
+    pub iops: f64,
+    /// Sequential read MB/s (10^6 B/s); `None` = not in the sources.
+    #[serde(default)]
+    pub seq_read_mb_s: Option<f64>,
+    /// Sequential write MB/s (10^6 B/s); `None` = not in the sources.
+    #[serde(default)]
+    pub seq_write_mb_s: Option<f64>,
+    /// Where this size's numbers come from.
+    pub source: String,
 }
 
 impl DriveSpec {
@@ -193,6 +221,30 @@ impl DriveSpec {
     /// Usable sequential write MB/s, as [`DriveSpec::read_mb_s`].
     pub fn write_mb_s(&self) -> Option<f64> {
         self.seq_write_mb_s.map(|d| self.capped(d))
+    }
+
+    /// The drive and each of its `[[drive.size]]` capacities as drives of their own (same id,
+    /// interface, link and latency; the size's name, capacity, IOPS, rates and source), smallest
+    /// capacity first. A drive without sizes is its only variant.
+    pub fn variants(&self) -> Vec<DriveSpec> {
+        let mut v: Vec<DriveSpec> = std::iter::once(DriveSpec {
+            size: Vec::new(),
+            ..self.clone()
+        })
+        .chain(self.size.iter().map(|s| DriveSpec {
+            name: Some(s.name.clone()),
+            iops: s.iops,
+            size_gb: s.size_gb,
+            size_is_assumption: false,
+            seq_read_mb_s: s.seq_read_mb_s,
+            seq_write_mb_s: s.seq_write_mb_s,
+            source: s.source.clone(),
+            size: Vec::new(),
+            ..self.clone()
+        }))
+        .collect();
+        v.sort_by(|a, b| a.size_gb.total_cmp(&b.size_gb));
+        v
     }
 
     fn capped(&self, own: f64) -> f64 {

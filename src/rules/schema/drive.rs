@@ -18,6 +18,19 @@ pub(crate) fn check_drive(c: &Check<'_>, k: &str, d: &DriveSpec) -> Result<(), R
     if let Some(v) = d.seq_write_mb_s {
         c.pos(&format!("{k}.seq_write_mb_s"), v)?;
     }
+    for (i, s) in d.size.iter().enumerate() {
+        let k = format!("{k}.size[{i}]");
+        c.text(&format!("{k}.name"), &s.name)?;
+        c.pos(&format!("{k}.size_gb"), s.size_gb)?;
+        c.pos(&format!("{k}.iops"), s.iops)?;
+        if let Some(v) = s.seq_read_mb_s {
+            c.pos(&format!("{k}.seq_read_mb_s"), v)?;
+        }
+        if let Some(v) = s.seq_write_mb_s {
+            c.pos(&format!("{k}.seq_write_mb_s"), v)?;
+        }
+        c.text(&format!("{k}.source"), &s.source)?;
+    }
     c.text(&format!("{k}.source"), &d.source)
 }
 

@@ -328,7 +328,7 @@ pub(crate) fn size_cloud(
     if let Some((fn_, fc, c, bn, bc)) = saving {
         o.binding_limits.push(Binding::StripedCheaper {
             volumes: n,
-            saving_pct: (1.0 - c / fc) * 100.0,
+            saving_pct: saving_pct(c, fc),
             fewest: fn_,
             usd: c,
             fewest_usd: fc,
@@ -411,4 +411,12 @@ pub(super) fn attach_reason(source: &str, tier_id: &str) -> String {
         .or_else(|| parts.iter().find(|p| names_it(p)))
         .or_else(|| parts.first())
         .map_or_else(String::new, |p| p.to_string())
+}
+
+/// The saving of `usd` against `fewest_usd`, percent, rounded DOWN to 0.1 % (the precision it
+/// is worded with): a saving is never overstated across a boundary (9.96 % is 9.9 %, never
+/// "10 %"; 99.7 % never "100 %"). The float noise of an exact tenth (26.5 as 26.4999…) is kept.
+pub(crate) fn saving_pct(usd: f64, fewest_usd: f64) -> f64 {
+    let pct = (1.0 - usd / fewest_usd) * 100.0;
+    ((pct * 10.0) + 1e-9).floor() / 10.0
 }

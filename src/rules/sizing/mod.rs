@@ -2,8 +2,8 @@
 //! arrays, volume count / size / provisioned IOPS and throughput for cloud
 //! volumes. Formulas and sources: docs/rules.md § Formulas.
 //!
-//! `onprem::size_drive_array` counts the drives of an on-premises array (IOPS, MB/s and
-//! capacity); `cloud::size_cloud` tries 1..n equal volumes, each configured by `volume` (size,
+//! `onprem::size_drive_array_sizes` counts the drives of an on-premises array (IOPS, MB/s and
+//! capacity) on each catalogued capacity of the drive class and keeps the fewest; `cloud::size_cloud` tries 1..n equal volumes, each configured by `volume` (size,
 //! provisioned IOPS and throughput, burst, cost).
 
 mod cloud;
@@ -11,9 +11,11 @@ mod host;
 mod onprem;
 mod volume;
 
+#[cfg(test)]
+pub(crate) use cloud::saving_pct;
 pub(crate) use cloud::size_cloud;
 pub(crate) use host::smallest_per_family;
-pub(crate) use onprem::size_drive_array;
+pub(crate) use onprem::size_drive_array_sizes;
 
 use crate::rules::findings::{
     Binding, BurstCovers, BurstRefused, CostNote, Infeasible, IoKind, Note, RowShort,

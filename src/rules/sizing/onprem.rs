@@ -61,8 +61,41 @@ fn bandwidth(
     }
 }
 
-/// Size an on-premises drive array for `w` (module docs for the formulas). Cost: none (no
-/// public list price).
+/// Size an array on every catalogued capacity of the drive class ([`DriveSpec::variants`]) and
+/// keep the best: feasible first, then the fewest drives, then the least raw capacity (so
+/// without `--capacity` the smallest size that needs the fewest drives). With more than one
+/// capacity the option notes which one was chosen and why.
+pub(crate) fn size_drive_array_sizes(
+    tier: &Tier,
+    drive: &DriveSpec,
+    raid: &RaidSpec,
+    policy: &OnpremPolicy,
+    w: &Workload,
+) -> TierOption {
+    let variants = drive.variants();
+    let mut best: Option<TierOption> = None;
+    for d in &variants {
+        let o = size_drive_array(tier, d, raid, policy, w);
+        let better = best.as_ref().is_none_or(|b| {
+            (!o.feasible, o.count, o.total_gib) < (!b.feasible, b.count, b.total_gib)
+        });
+        if better {
+            best = Some(o);
+        }
+    }
+    let mut o = best.unwrap_or_else(|| size_drive_array(tier, drive, raid, policy, w));
+    if variants.len() > 1 {
+        o.note(SizingNote::DriveSizeChosen {
+            gb: o.size_per_unit_gib * GIB / GB,
+            catalogued_gb: variants.iter().map(|d| d.size_gb).collect(),
+            capacity_given: w.capacity_gib.is_some(),
+        });
+    }
+    o
+}
+
+/// Size an on-premises drive array of one drive capacity for `w` (module docs for the
+/// formulas). Cost: none (no public list price).
 pub(crate) fn size_drive_array(
     tier: &Tier,
     drive: &DriveSpec,
