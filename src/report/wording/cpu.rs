@@ -9,8 +9,13 @@ use crate::rules::Recommendation;
 /// The rule that says the host CPU, not storage, bounds the workload (rules/sizing.toml).
 pub(crate) const CPU_RULE: &str = "host-cpu-bounds-workload";
 
+/// The rule that says the host is waiting on its storage: IO wait above its threshold
+/// (rules/sizing.toml).
+pub(crate) const IOWAIT_RULE: &str = "host-waits-on-io";
+
 /// `92.22 % busy, iowait 3.30 %: the host CPU, not storage, bounds the workload (rule
-/// host-cpu-bounds-workload)`, or the unknown reason.
+/// host-cpu-bounds-workload)`, `2.00 % busy, iowait 96.00 %: the host is waiting on its storage,
+/// not on CPU (rule host-waits-on-io)`, or the unknown reason.
 pub(crate) struct CpuSummary<'a> {
     /// Busy, % (the sizing statistic's value when there are several intervals).
     pub busy: Option<f64>,
@@ -39,13 +44,20 @@ impl Display for CpuSummary<'_> {
         if self.iowait.value.is_some() {
             write!(f, ", iowait {} %", figure_text(self.iowait))?;
         }
-        let fired = self
-            .recommendation
-            .is_some_and(|r| r.fired_rules.iter().any(|x| x.id == CPU_RULE));
-        if fired {
+        let fired = |id: &str| {
+            self.recommendation
+                .is_some_and(|r| r.fired_rules.iter().any(|x| x.id == id))
+        };
+        if fired(CPU_RULE) {
             write!(
                 f,
                 ": the host CPU, not storage, bounds the workload (rule `{CPU_RULE}`)"
+            )?;
+        }
+        if fired(IOWAIT_RULE) {
+            write!(
+                f,
+                ": the host is waiting on its storage, not on CPU (rule `{IOWAIT_RULE}`)"
             )?;
         }
         Ok(())
