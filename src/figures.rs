@@ -6,8 +6,8 @@
 //! device's requests (Σ rᵢ·r_awaitᵢ ÷ Σ rᵢ); queue depth (`aqu-sz`) summed (`SUMMED`,
 //! `WEIGHTED`). `%util` and `svctm` are shown per device and never used for sizing (both are
 //! meaningless for devices that serve requests in parallel: NVMe, RAID, SAN LUNs; sysstat's man
-//! page says so of `svctm`). The host CPU figures (busy and iowait %, from the log's CPU columns) belong to
-//! the report, not to a device: devices leave them unknown.
+//! page says so of `svctm`). The host CPU figures (busy and iowait %, from the log's CPU
+//! columns) belong to the report, not to a device: devices leave them unknown.
 
 use sizer_parsers::disk::Normalised;
 
