@@ -142,7 +142,8 @@
 //! and [`crate::parser::FormatParser::parse`] (which take `lines::text_lines`), so they
 //! give the same records. The text is never held: each line is converted as it is read, and the
 //! reader keeps only parsed state — the reports by host and time stamp (with the samples read so
-//! far), the current header's activity groups, which devices each report already has (to count
+//! far), the `sar -u` rows of all CPUs by host and time stamp (one per time stamp, joined to the
+//! reports at the end), the current header's activity groups, which devices each report already has (to count
 //! a repeated one), the activity labels and hosts seen, the lines left out and the warnings.
 //! `sadf -d` prints each activity for every time stamp in turn (all the `-d` rows, then all the
 //! `-b` rows, which join the same reports), so a later section may add to any report: the
