@@ -44,6 +44,16 @@ fn solaris_cpu_above_seventy_fires_the_cpu_rule() {
     );
     let nf = rule(h, "not_fired", "host-waits-on-io").expect("iowait rule evaluated");
     assert_eq!(nf["reason"], "host_cpu_iowait_pct = 0.00 is not > 20");
+    // The Markdown answer states it beside the sized IO.
+    let p = root().join("fixtures/solaris/iostat-xnc-busy.txt");
+    let md = stdout(&sizer(&["analyze", p.to_str().unwrap()]));
+    assert!(
+        md.contains(
+            "Host CPU in the interval closest to the sizing figure: 82.00 % busy, iowait 0.00 %: \
+             the host CPU, not storage, bounds the workload (rule `host-cpu-bounds-workload`)."
+        ),
+        "{md}"
+    );
 }
 
 #[test]
@@ -83,6 +93,13 @@ fn sadf_io_wait_above_twenty_warns_that_the_host_waits_on_io() {
     let md = stdout(&sizer(&["analyze", p.to_str().unwrap()]));
     assert!(
         md.contains("`host-waits-on-io`: host CPU iowait 96.00 % > 20 %"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "Host CPU in the interval closest to the sizing figure: 2.00 % busy, iowait 96.00 %: \
+             the host is waiting on its storage, not on CPU (rule `host-waits-on-io`)."
+        ),
         "{md}"
     );
 }
