@@ -77,6 +77,22 @@ fn sadf_d_corpus_all_cpus_row() {
 }
 
 #[test]
+fn sadf_dt_10_1_5_corpus_after_pasted_sar_u() {
+    // iostat/linux-sar-AMPM-and-sadf-dT-10.1.5-centos7-EXCERPT.txt line 11 (header line 10
+    // `CPU;%usr;…;%idle`, sysstat 10.1.5 `sadf -dT`, local time without a zone):
+    // `d0cc44ac1f1c.mylabserver.com;601;2020-10-01 21:30:01;-1;0.09;0.00;0.08;0.00;0.03;…;99.79`
+    // busy = 100 − 99.79 − 0.00 = 0.21 (`%steal` 0.03 counts as busy). The pasted `sar -u`
+    // text before it (lines 5-8) is not sadf output and is left out.
+    let Some(l) = corpus("iostat/linux-sar-AMPM-and-sadf-dT-10.1.5-centos7-EXCERPT.txt") else {
+        return;
+    };
+    let c = cpu(at(&l, "2020-10-01 21:30:01"));
+    close(c.busy_pct, 100.0 - 99.79 - 0.0, "busy");
+    close(c.iowait_pct, 0.0, "iowait");
+    close(col(c, "%steal"), 0.03, "%steal");
+}
+
+#[test]
 fn sadf_j_corpus_cpu_load_all() {
     // sysstat-tests/tests/expected.sadf-j line 16 (`"cpu-load"` of the 13:20:19 record, line 14):
     // `{"cpu": "all", "usr": 2.15, "nice": 12.50, "sys": 1.84, "iowait": 0.12, …, "idle": 82.88}`
