@@ -367,15 +367,19 @@ pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
     crate::num::point_or_comma(tok)
 }
 
-/// A `sar -u` cell: a number, else unknown with a warning naming the line (the disk figures of
-/// the line are still read).
+/// A `sar -u` cell: a number, else unknown, with a warning naming the first such line of the
+/// column (once per column: a bad column does not repeat its warning on every time stamp).
 fn cpu_cell(log: &mut DeviceLog, line: usize, c: &str, v: &str) -> Option<f64> {
     match cell(v) {
         Ok(v) => v,
         Err(found) => {
-            log.warn(format!(
-                "line {line}: CPU column '{c}' holds {found}, not a number: left unknown"
-            ));
+            let what = format!("CPU column '{c}' holds ");
+            if !log.warnings.iter().any(|w| w.contains(&what)) {
+                log.warn(format!(
+                    "line {line}: {what}{found}, not a number: left unknown (and any later \
+                     such cell of it)"
+                ));
+            }
             None
         }
     }

@@ -195,6 +195,7 @@ fn aix_lines<L: AsRef<str>>(
     // read under it, waiting for the report they precede.
     let mut cpu_header: Option<(usize, usize, Vec<String>)> = None;
     let mut pending_cpu: Option<CpuUtil> = None;
+    let mut cpu_warned = false;
     let mut in_system = false;
     // Unknown columns and odd time units can come once per column: warned through a set.
     let mut once = crate::disk::WarnOnce::default();
@@ -313,14 +314,15 @@ fn aix_lines<L: AsRef<str>>(
             if values_line(t) {
                 if let Some((line, tty, cols)) = &cpu_header {
                     pending_cpu = aix_cpu(t, *tty, cols);
-                    if pending_cpu.is_none() {
-                        once.warn(
-                            &mut log,
-                            format!(
-                                "line {no}: the values do not match the tty/CPU header of line                                  {line} ({tty} tty and {} CPU columns): the host CPU of this                                  report is unknown",
-                                cols.len()
-                            ),
-                        );
+                    if pending_cpu.is_none() && !cpu_warned {
+                        // Once per log: a layout that does not match repeats every interval.
+                        cpu_warned = true;
+                        log.warn(format!(
+                            "line {no}: the values do not match the tty/CPU header of line \
+                             {line} ({tty} tty and {} CPU columns): the host CPU of this report \
+                             (and of any later such line) is unknown",
+                            cols.len()
+                        ));
                     }
                 }
                 continue;

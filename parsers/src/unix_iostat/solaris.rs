@@ -191,6 +191,7 @@ fn solaris_lines<L: AsRef<str>>(
     // the report whose devices follow.
     let mut cpu_header: Option<Vec<String>> = None;
     let mut pending_cpu: Option<CpuUtil> = None;
+    let mut cpu_warned = false;
     // One warning per unknown column, through a set (a wide header is not quadratic).
     let mut once = crate::disk::WarnOnce::default();
 
@@ -226,14 +227,15 @@ fn solaris_lines<L: AsRef<str>>(
                 pending_cpu = Some(sol_cpu(cols.iter(), toks.into_iter()));
                 continue;
             }
-            once.warn(
-                &mut log,
-                format!(
-                    "line {no}: no value line under the CPU header ({}): the host CPU is \
-                     unknown there",
+            if !cpu_warned {
+                // Once per log: a layout that does not match repeats every interval.
+                cpu_warned = true;
+                log.warn(format!(
+                    "line {no}: no value line under the CPU header ({}): the host CPU is unknown \
+                     there (and wherever this recurs)",
                     cols.join(" ")
-                ),
-            );
+                ));
+            }
         }
         if let Some(cols) = sol_cpu_header(t) {
             cpu_header = Some(cols);

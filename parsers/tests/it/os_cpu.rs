@@ -288,3 +288,28 @@ fn solaris_fixture_xnc_cpu_block_before_the_devices() {
     close(c.iowait_pct, 0.0, "wt 1");
     close(col(c, "us"), 61.0, "us 1");
 }
+
+#[test]
+fn aix_cpu_line_that_does_not_match_its_header_is_unknown_and_warned_once() {
+    // Two intervals whose tty/CPU value lines have 5 values under a header naming 2 tty and 4
+    // CPU columns: the CPU is unknown (never 0) in both, one warning names the first line.
+    let text = "\nSystem configuration: lcpu=2 drives=1\n\n\
+                tty:      tin         tout    avg-cpu: % user % sys % idle % iowait\n\
+                          0.0          0.0                1.0  2.0   97.0\n\n\
+                Disks:         % tm_act     Kbps      tps    Kb_read   Kb_wrtn\n\
+                hdisk0            1.0       8.0       2.0          4         4\n\n\
+                tty:      tin         tout    avg-cpu: % user % sys % idle % iowait\n\
+                          0.0          0.0                1.0  2.0   97.0\n\n\
+                Disks:         % tm_act     Kbps      tps    Kb_read   Kb_wrtn\n\
+                hdisk0            1.0       8.0       2.0          8         8\n";
+    let l = sizer_parsers::unix_iostat::parse_aix(text).unwrap();
+    assert_eq!(l.reports.len(), 2);
+    assert!(l.reports.iter().all(|r| r.cpu.is_none()));
+    let w: Vec<&String> = l
+        .warnings
+        .iter()
+        .filter(|w| w.contains("tty/CPU header"))
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", l.warnings);
+    assert!(w[0].starts_with("line 5: the values do not match the tty/CPU header of line 4"));
+}
