@@ -15,10 +15,13 @@
 //!   global: each instance's `% WIO` weighted by its Busy + Idle time).
 //!   IO wait is idle time with IO outstanding: it is part of `IDLE_TIME`, not of busy.
 //!
-//! The OS logs' CPU (iostat `avg-cpu`, `sar -u`, nmon `CPU_ALL`: 100 − `%idle` − `%iowait`) is
-//! read with the host series (`src/subject/host.rs`), and esxtop's `Physical Cpu(_Total)\%
-//! Util Time` with the cluster (`src/subject/virt_cpu.rs`). Every source feeds the one rule,
-//! `host-cpu-bounds-workload`, through `Demand::host_cpu_busy_pct`.
+//! The OS logs' CPU (iostat `avg-cpu` and `-o JSON`, `sar -u`, `sadf -d`/`-j`, nmon `CPU_ALL`,
+//! OSWatcher, AIX `tty:` line, Solaris `us sy wt id`: 100 − idle − iowait, found by column name
+//! in the parsers, `sizer_parsers::disk::CpuUtil`) is read with the host series
+//! (`src/subject/host.rs`), and esxtop's `Physical Cpu(_Total)\% Util Time` with the cluster
+//! (`src/subject/virt_cpu.rs`); no engine code names a format. Every source feeds the same two
+//! rules: `host-cpu-bounds-workload` through `Demand::host_cpu_busy_pct`, and
+//! `host-waits-on-io` (the host waits on its storage) through `Demand::host_cpu_iowait_pct`.
 
 use sizer_parsers::awr::ReportKind;
 

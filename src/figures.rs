@@ -6,8 +6,8 @@
 //! device's requests (Σ rᵢ·r_awaitᵢ ÷ Σ rᵢ); queue depth (`aqu-sz`) summed (`SUMMED`,
 //! `WEIGHTED`). `%util` and `svctm` are shown per device and never used for sizing (both are
 //! meaningless for devices that serve requests in parallel: NVMe, RAID, SAN LUNs; sysstat's man
-//! page says so of `svctm`). The host CPU figures (busy and iowait %, iostat `avg-cpu`) belong to
-//! the report, not to a device: devices leave them unknown.
+//! page says so of `svctm`). The host CPU figures (busy and iowait %, from the log's CPU
+//! columns) belong to the report, not to a device: devices leave them unknown.
 
 use sizer_parsers::disk::Normalised;
 
@@ -55,10 +55,12 @@ pub(crate) const AWAIT: usize = 9;
 
 pub(crate) const QUEUE: usize = 10;
 
-/// Host CPU busy, % (iostat `avg-cpu`: 100 − `%idle` − `%iowait`): per report, never per device.
+/// Host CPU busy, % (100 − idle − iowait of the report's CPU columns: iostat `avg-cpu`, `sar -u`,
+/// `sadf`, nmon, OSWatcher, AIX, Solaris; `sizer_parsers::disk::CpuUtil`): per report, never per
+/// device.
 pub(crate) const CPU_BUSY: usize = 11;
 
-/// Host CPU iowait, % (`%iowait`).
+/// Host CPU iowait, % (the IO-wait column: `%iowait`, `Wait%`, `% iowait`, `wt`).
 pub(crate) const CPU_IOWAIT: usize = 12;
 
 /// Host figures: everything but `%util` and `svctm`.

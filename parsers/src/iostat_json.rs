@@ -13,8 +13,9 @@
 //! ```
 //! (`../shared/reference/iostat-sar-formats.md` §1.6, read in sysstat's `iostat.c`
 //! `write_json_*_stat`; sysstat-tests `expected.iostat-g-JSON`, `expected.iostat-x-p-ALL-JSON`.)
-//! Each `statistics` element with a `disk` array becomes one [`DeviceReport`]; `avg-cpu` is
-//! ignored. The banner fields fill [`SystemHeader`] (`release` → `kernel`, `machine` → `arch`,
+//! Each `statistics` element with a `disk` array becomes one [`DeviceReport`]; its `avg-cpu`
+//! object (`user`, `nice`, `system`, `iowait`, `steal`, `idle`, keys verbatim) becomes
+//! [`DeviceReport::cpu`] (busy % = 100 − `idle` − `iowait`). The banner fields fill [`SystemHeader`] (`release` → `kernel`, `machine` → `arch`,
 //! `date` as printed: a `%x` locale date, not ISO). The optional `timestamp` string is kept as
 //! printed in [`DeviceReport::timestamp`] (`time` stays `None`: `%x %X` is locale-dependent;
 //! [`crate::disk::resolve_times`] reads it).
@@ -238,6 +239,7 @@ impl json::Handler for IostatHandler<'_> {
         for d in disks {
             r.devices.push(device(d, line, &mut self.log)?);
         }
+        r.cpu = json::cpu_of(obj);
         self.reports += 1;
         self.out.report(r, self.log.header.as_ref())
     }

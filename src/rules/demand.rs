@@ -73,6 +73,11 @@ pub struct Demand {
     /// Host CPU busy, percent 0..100, over the interval the demand describes (AWR: Operating
     /// System Statistics BUSY_TIME / (BUSY_TIME + IDLE_TIME); `crate::cpu`). `None` = unknown.
     pub host_cpu_busy_pct: Option<f64>,
+    /// Host CPU IO wait, percent 0..100, over the same interval: the share of time the CPUs sat
+    /// idle with IO outstanding (AWR: 100 × `IOWAIT_TIME` / (`BUSY_TIME` + `IDLE_TIME`), else
+    /// `Host CPU` `%WIO`; OS logs: the IO-wait column, `%iowait`, `Wait%`, `% iowait`, `wt`;
+    /// `crate::cpu`). `None` = unknown (esxtop prints none).
+    pub host_cpu_iowait_pct: Option<f64>,
     /// Average 'direct path read' wait, ms (IO report card, large-read scale).
     pub direct_path_read_ms: Option<f64>,
     /// Average Exadata 'cell smart table scan' wait, ms (IO report card, large-read scale).

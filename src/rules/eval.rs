@@ -48,6 +48,7 @@ impl Values {
                 Metric::CapacityGib => d.capacity_gib,
                 Metric::WindowMinutes => d.window_minutes,
                 Metric::HostCpuBusyPct => d.host_cpu_busy_pct,
+                Metric::HostCpuIowaitPct => d.host_cpu_iowait_pct,
             });
         }
         Values { vals }

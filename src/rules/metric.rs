@@ -47,11 +47,13 @@ pub enum Metric {
     WindowMinutes,
     /// [`super::Demand::host_cpu_busy_pct`], percent 0..100.
     HostCpuBusyPct,
+    /// [`super::Demand::host_cpu_iowait_pct`], percent 0..100.
+    HostCpuIowaitPct,
 }
 
 impl Metric {
     /// Every metric, in declaration order.
-    pub const ALL: [Metric; 19] = [
+    pub const ALL: [Metric; 20] = [
         Metric::RequiredIops,
         Metric::SizedIops,
         Metric::ReadIops,
@@ -71,6 +73,7 @@ impl Metric {
         Metric::CapacityGib,
         Metric::WindowMinutes,
         Metric::HostCpuBusyPct,
+        Metric::HostCpuIowaitPct,
     ];
 
     /// TOML spelling, e.g. `cache_hit_pct`.
@@ -95,6 +98,7 @@ impl Metric {
             Metric::CapacityGib => "capacity_gib",
             Metric::WindowMinutes => "window_minutes",
             Metric::HostCpuBusyPct => "host_cpu_busy_pct",
+            Metric::HostCpuIowaitPct => "host_cpu_iowait_pct",
         }
     }
 

@@ -688,6 +688,7 @@ pub(crate) fn database(
                 })
                 .collect(),
                 host_cpu_busy_pct: o6(cw.host_cpu_busy_pct.exact),
+                host_cpu_iowait_pct: o6(cw.host_cpu_iowait_pct.exact),
             };
             Some(DemandAt {
                 demand,

@@ -689,6 +689,7 @@ pub(crate) fn host(
                     .map(trim6),
                 capacity_gib: settings.capacity_gib,
                 host_cpu_busy_pct: cf[CPU_BUSY].map(trim6),
+                host_cpu_iowait_pct: cf[CPU_IOWAIT].map(trim6),
                 window_minutes: character.and_then(|i| lens[i].or(med)).map(|s| s / 60.0),
                 peak_minutes: sustained_minutes(
                     series

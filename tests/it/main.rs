@@ -10,6 +10,7 @@ mod exadata;
 mod golden;
 mod hosts;
 mod onprem;
+mod os_cpu;
 mod outsafe;
 mod precision;
 mod snapshots;

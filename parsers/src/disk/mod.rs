@@ -225,21 +225,30 @@ pub struct DeviceReport {
     /// Devices in printed order.
     pub devices: Vec<DeviceSample>,
     /// The host's CPU utilisation over the same interval, where the log prints it (iostat
-    /// `avg-cpu`); `None` otherwise.
+    /// `avg-cpu` and `-o JSON`, `sar -u`, `sadf -d`/`-j`, nmon `CPU_ALL`, OSWatcher, AIX `tty:`,
+    /// Solaris `us sy wt id`); `None` otherwise (unknown, never 0).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cpu: Option<CpuUtil>,
 }
 
-/// Host CPU utilisation of one report: the columns verbatim (iostat `avg-cpu: %user %nice
-/// %system %iowait %steal %idle`, sar `-u`: `%user %nice %system %iowait %steal %idle`) and two
-/// derived figures, found by header name, never by position.
+/// Host CPU utilisation of one report: the columns verbatim and two derived figures, found by
+/// header name, never by position. The idle and IO-wait columns of each format:
 ///
-/// - busy % = 100 − `%idle` − `%iowait`: every share that is not idle (`%iowait` is idle time
-///   with IO outstanding; `%steal`, time a virtual CPU waited for the hypervisor, counts as
-///   busy: the guest wanted the CPU).
-/// - iowait % = `%iowait`.
+/// | format | idle | iowait | other columns kept |
+/// |---|---|---|---|
+/// | iostat `avg-cpu`, `sar -u`, `sadf -d` | `%idle` | `%iowait` | `%user`/`%usr`, `%nice`, `%system`/`%sys`, `%steal`, … |
+/// | iostat `-o JSON` `avg-cpu`, `sadf -j` `cpu-load` | `idle` | `iowait` | `user`/`usr`, `nice`, `system`/`sys`, `steal`, … |
+/// | nmon `CPU_ALL` | `Idle%` | `Wait%` | `User%`, `Sys%`, … |
+/// | AIX `iostat` `tty:` line | `% idle` | `% iowait` | `% user`, `% sys`, `physc`, `% entc` |
+/// | Solaris `iostat -c` | `id` | `wt` (always 0 on Solaris 10+) | `us`, `sy` |
 ///
-/// Either is `None` when a column it needs is not printed.
+/// - busy % = 100 − idle − iowait: every share that is neither idle nor IO wait (IO wait is idle
+///   time with IO outstanding, as AWR's `IOWAIT_TIME` is part of `IDLE_TIME`; `%steal`, time a
+///   virtual CPU waited for the hypervisor, counts as busy: the guest wanted the CPU). So where
+///   only user and system are printed (AIX, Solaris) busy = user + system.
+/// - iowait % = the IO-wait column.
+///
+/// Either is `None` when a column it needs is not printed or not a number: unknown, never 0.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CpuUtil {
     /// Every column, header name verbatim, in printed order.

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 
-use crate::disk::{DeviceReport, DeviceSample, Normalised};
+use crate::disk::{CpuUtil, DeviceReport, DeviceSample, Normalised};
 
 /// `Option<f64>` in 8 bytes: a blank cell is a NaN with a payload no parsed number carries
 /// (a parsed `NaN` is the canonical one).
@@ -66,6 +66,16 @@ struct HeldDevice {
     normalised: PackedNormalised,
 }
 
+/// A report's host CPU ([`CpuUtil`]): its column list interned like a device's, its values
+/// packed, the busy and iowait figures as the block's parser (and the checked sink) left them.
+struct HeldCpu {
+    /// Index in [`Held::columns`].
+    columns: u32,
+    values: Box<[f64]>,
+    busy: Option<f64>,
+    iowait: Option<f64>,
+}
+
 struct HeldReport {
     timestamp: Option<String>,
     time: Option<NaiveDateTime>,
@@ -75,6 +85,7 @@ struct HeldReport {
     summary: bool,
     line: usize,
     devices: Vec<HeldDevice>,
+    cpu: Option<HeldCpu>,
 }
 
 /// Reports in file order, compactly; [`Held::into_reports`] gives them back as they were put.
@@ -139,6 +150,12 @@ impl Held {
                 normalised: PackedNormalised::new(&d.normalised),
             })
             .collect();
+        let cpu = r.cpu.as_ref().map(|c| HeldCpu {
+            columns: self.columns_id(&c.values),
+            values: c.values.iter().map(|(_, v)| pack(*v)).collect(),
+            busy: c.busy_pct,
+            iowait: c.iowait_pct,
+        });
         self.reports.push(HeldReport {
             timestamp: r.timestamp,
             time: r.time,
@@ -148,6 +165,7 @@ impl Held {
             summary: r.summary,
             line: r.line,
             devices,
+            cpu,
         });
     }
 
@@ -182,7 +200,15 @@ impl Held {
                     normalised: d.normalised.normalised(),
                 })
                 .collect(),
-            cpu: None,
+            cpu: h.cpu.map(|c| CpuUtil {
+                values: columns[c.columns as usize]
+                    .iter()
+                    .zip(c.values.iter())
+                    .map(|(n, v)| (n.clone(), unpack(*v)))
+                    .collect(),
+                busy_pct: c.busy,
+                iowait_pct: c.iowait,
+            }),
         })
     }
 }
@@ -209,10 +235,22 @@ mod tests {
         });
         let mut held = Held::default();
         held.push(r.clone());
+        // The host CPU comes back too, its unknown column unknown (never 0).
+        r.cpu = Some(CpuUtil::from_columns(vec![
+            ("%user".into(), Some(5.0)),
+            ("%steal".into(), None),
+            ("%iowait".into(), Some(96.0)),
+            ("%idle".into(), Some(0.0)),
+        ]));
         held.push(r.clone());
-        assert_eq!(held.columns.len(), 1);
+        assert_eq!(held.columns.len(), 2);
         let back: Vec<DeviceReport> = held.into_reports().collect();
-        assert_eq!(back, vec![r.clone(), r]);
+        assert_eq!(back[1].cpu.as_ref().and_then(|c| c.iowait_pct), Some(96.0));
+        let first = DeviceReport {
+            cpu: None,
+            ..r.clone()
+        };
+        assert_eq!(back, vec![first, r]);
         assert_eq!(unpack(pack(Some(f64::NAN))).map(f64::is_nan), Some(true));
     }
 }

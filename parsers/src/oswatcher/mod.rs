@@ -25,7 +25,9 @@
 //! content (else by the platform of the first file header read by the block's end): Linux blocks by [`crate::iostat::parse_with`]
 //! (unchanged), AIX blocks by [`crate::unix_iostat::parse_aix_with`], Solaris blocks by
 //! [`crate::unix_iostat::parse_solaris_with`]. Their reports, skips and warnings are merged, with
-//! line numbers counted in the whole archive. A block that its parser rejects (cut in an odd
+//! line numbers counted in the whole archive. Each report keeps the host CPU its block's
+//! parser read (Linux `avg-cpu`, AIX `tty:` line, Solaris `us sy wt id`: see those parsers; the
+//! AIX `iostat -D` and Solaris `iostat -xn` that oswbb runs print none, so theirs is unknown). A block that its parser rejects (cut in an odd
 //! place) is left out as one counted [`SkippedLine`] whose reason quotes the parser's error; the other
 //! blocks are kept.
 //!

@@ -16,6 +16,9 @@ use super::*;
 pub(super) enum Kind {
     Disk,
     Io,
+    /// `sar -u` (`CPU;%user;…;%idle`) or `sar -u ALL` (`CPU;%usr;…;%idle`): its `-1` (all
+    /// CPUs) row is the host CPU of the report of that time stamp.
+    Cpu,
     Other,
 }
 
@@ -38,7 +41,7 @@ pub(super) struct Header {
     pub(super) line: usize,
     pub(super) text: String,
     pub(super) groups: Vec<Group>,
-    /// Holds a disk or `sar -b` group.
+    /// Holds a disk, `sar -b` or `sar -u` group.
     pub(super) relevant: bool,
 }
 
@@ -142,6 +145,7 @@ pub(super) fn parse_header(line: usize, text: &str, cols: &str) -> Header {
             let kind = match first {
                 "DEV" if names.get(i + 1).is_some_and(|c| c == "tps") => Kind::Disk,
                 "tps" if start.is_some() => Kind::Io,
+                "CPU" if start.is_some_and(|l| l.starts_with("CPU utilisation")) => Kind::Cpu,
                 _ => Kind::Other,
             };
             groups.push(Group {
@@ -363,6 +367,24 @@ pub(super) fn cell(tok: &str) -> Result<Option<f64>, String> {
     crate::num::point_or_comma(tok)
 }
 
+/// A `sar -u` cell: a number, else unknown, with a warning naming the first such line of the
+/// column (once per column: a bad column does not repeat its warning on every time stamp).
+fn cpu_cell(log: &mut DeviceLog, line: usize, c: &str, v: &str) -> Option<f64> {
+    match cell(v) {
+        Ok(v) => v,
+        Err(found) => {
+            let what = format!("CPU column '{c}' holds ");
+            if !log.warnings.iter().any(|w| w.contains(&what)) {
+                log.warn(format!(
+                    "line {line}: {what}{found}, not a number: left unknown (and any later \
+                     such cell of it)"
+                ));
+            }
+            None
+        }
+    }
+}
+
 pub(super) fn warn_unknown_column(log: &mut DeviceLog, line: usize, c: &str) {
     let tail = format!("unknown column '{c}' kept as printed");
     if !log.warnings.iter().any(|w| w.ends_with(&tail)) {
@@ -425,6 +447,9 @@ fn read_csv<L: AsRef<str>>(
     let mut index: HashMap<(String, String), usize> = HashMap::new();
     // (report, device) → line, to count duplicates.
     let mut seen: HashMap<(usize, String), usize> = HashMap::new();
+    // (host, time stamp) → the `sar -u` row of all CPUs, joined to the report of that time
+    // stamp at the end (the CPU section comes before the disk sections).
+    let mut cpu: HashMap<(String, String), CpuUtil> = HashMap::new();
 
     for (i, raw) in lines.enumerate() {
         let raw = raw?;
@@ -448,7 +473,11 @@ fn read_csv<L: AsRef<str>>(
                         labels.push(g.label.clone());
                     }
                 }
-                if h.relevant && relevant_header.is_none() {
+                let disk = h
+                    .groups
+                    .iter()
+                    .any(|g| matches!(g.kind, Kind::Disk | Kind::Io));
+                if disk && relevant_header.is_none() {
                     relevant_header = Some(no);
                 }
                 any_header = true;
@@ -494,7 +523,25 @@ fn read_csv<L: AsRef<str>>(
             continue;
         }
         let vals = &fields[3..];
-        let items = split_items(h, vals).map_err(|found| {
+        let only_cpu = h
+            .groups
+            .iter()
+            .all(|g| matches!(g.kind, Kind::Cpu | Kind::Other));
+        let items = match split_items(h, vals) {
+            Err(_) if only_cpu => {
+                let tail = format!(
+                    "the CPU items of the header of line {} cannot be told apart: the host CPU is \
+                     unknown there",
+                    h.line
+                );
+                if !log.warnings.iter().any(|w| w.ends_with(&tail)) {
+                    log.warn(format!("line {no}: {tail}"));
+                }
+                continue;
+            }
+            other => other,
+        };
+        let items = items.map_err(|found| {
             ParseError::section(
                 CSV_SECTION,
                 Some(no),
@@ -507,6 +554,26 @@ fn read_csv<L: AsRef<str>>(
             )
         })?;
         let key = (host.clone(), st.printed.clone());
+        for (g, its) in h.groups.iter().zip(&items) {
+            if g.kind != Kind::Cpu {
+                continue;
+            }
+            if let Some(&(s, n)) = its
+                .iter()
+                .find(|(s, _)| matches!(vals[*s].trim(), "-1" | "all"))
+            {
+                let values = g.columns[1..]
+                    .iter()
+                    .zip(&vals[s + 1..s + n])
+                    .map(|(c, v)| (c.clone(), cpu_cell(&mut log, no, c, v)))
+                    .collect();
+                cpu.entry(key.clone())
+                    .or_insert_with(|| CpuUtil::from_columns(values));
+            }
+        }
+        if only_cpu {
+            continue;
+        }
         let r = *index.entry(key).or_insert_with(|| {
             let mut rep = DeviceReport::new(no);
             rep.timestamp = Some(st.printed.clone());
@@ -518,7 +585,7 @@ fn read_csv<L: AsRef<str>>(
         });
         for (g, items) in h.groups.iter().zip(items) {
             let (cols, named) = match g.kind {
-                Kind::Other => continue,
+                Kind::Other | Kind::Cpu => continue,
                 Kind::Disk => (&g.columns[1..], true),
                 Kind::Io => (&g.columns[..], false),
             };
@@ -563,6 +630,11 @@ fn read_csv<L: AsRef<str>>(
         }
     }
 
+    for ((host, stamp), c) in cpu {
+        if let Some(&r) = index.get(&(host, stamp)) {
+            log.reports[r].cpu = Some(c);
+        }
+    }
     if !any_header {
         return Err(ParseError::UnknownFormat {
             reason: "expected sadf -d output (a '# hostname;interval;timestamp;…' header line)"

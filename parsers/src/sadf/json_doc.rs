@@ -370,6 +370,7 @@ impl json::Handler for SadfHandler<'_> {
                 _ => {}
             }
         }
+        r.cpu = json::cpu_of(obj);
         self.reports += 1;
         self.out.report(r, self.log.header.as_ref())
     }

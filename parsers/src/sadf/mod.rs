@@ -1,12 +1,29 @@
 //! Linux sysstat `sadf -d` (semicolon CSV, format id `sadf_csv`) and `sadf -j` (JSON, format id
 //! `sadf_json`): the block-device (`sar -d`) and I/O-total (`sar -b`) activities, into typed
-//! records.
+//! records, with the host CPU (`sar -u`) of each time stamp.
 //!
 //! Registered as [`SadfJson`] (before `iostat -o JSON`) and [`SadfCsv`]; to read a text
 //! directly, call [`looks_like`] / [`parse`] (which dispatches on the content), or
 //! [`looks_like_csv`] / [`parse_csv`] and [`looks_like_json`] / [`parse_json`].
-//! Every other activity (CPU, memory, network, …) is ignored silently. A file with neither
-//! activity is an error that names the activities it does hold.
+//! Every other activity (memory, network, per-CPU rows, …) is ignored silently. A file with
+//! neither disk activity is an error that names the activities it does hold (CPU alone is not
+//! enough to size storage).
+//!
+//! # Host CPU (`sar -u`)
+//! The row of all CPUs becomes [`DeviceReport::cpu`] of the report of the same host and time
+//! stamp, its columns found by name ([`CpuUtil::from_columns`]: busy % = 100 − `%idle` −
+//! `%iowait`, iowait % = `%iowait`; `%steal`, `%irq`, … count as busy):
+//! - `sadf -d`: a `CPU;%user;%nice;%system;%iowait;%steal;%idle` (`-u`) or
+//!   `CPU;%usr;%nice;%sys;%iowait;%steal;%irq;%soft;%guest;%gnice;%idle` (`-u ALL`) section, row
+//!   `CPU` = `-1` (sadf's "all"; sysstat-tests `expected.sadf-d` line 2); with `-h`, the `-1`
+//!   item of the repeated `CPU` group. The section comes before the disk sections, so the CPU
+//!   rows are held by time stamp and joined at the end; a time stamp with CPU but no disk row
+//!   makes no report;
+//! - `sadf -j`: the element of `"cpu-load"` (`-u`) or `"cpu-load-all"` (`-u ALL`) whose `"cpu"`
+//!   is `"all"`, keys verbatim (`usr`, `nice`, `sys`, `iowait`, `steal`, …, `idle`).
+//!
+//! A CPU cell that is not a number is unknown (a warning names the line), never 0; so is the
+//! busy figure that needs it.
 //!
 //! # `sadf -d` (sysstat 9.x – 12.7)
 //! One `# hostname;interval;timestamp;<columns>` header per activity, then one line per item
@@ -125,7 +142,8 @@
 //! and [`crate::parser::FormatParser::parse`] (which take `lines::text_lines`), so they
 //! give the same records. The text is never held: each line is converted as it is read, and the
 //! reader keeps only parsed state — the reports by host and time stamp (with the samples read so
-//! far), the current header's activity groups, which devices each report already has (to count
+//! far), the `sar -u` rows of all CPUs by host and time stamp (one per time stamp, joined to the
+//! reports at the end), the current header's activity groups, which devices each report already has (to count
 //! a repeated one), the activity labels and hosts seen, the lines left out and the warnings.
 //! `sadf -d` prints each activity for every time stamp in turn (all the `-d` rows, then all the
 //! `-b` rows, which join the same reports), so a later section may add to any report: the
@@ -151,7 +169,7 @@ use nom::Parser;
 
 use crate::disk::{sysstat_known, sysstat_normalise};
 pub use crate::disk::{
-    DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+    CpuUtil, DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
 };
 use crate::error::ParseError;
 use crate::lines::{clip, CLIP_SYSSTAT};
@@ -348,7 +366,10 @@ mod tests {
         assert_eq!(h.groups.len(), 2);
         assert!(h.groups[0].repeat && h.groups[0].numeric_key);
         assert!(h.groups[1].wildcard);
-        assert!(!h.relevant);
+        // The `sar -u ALL` group is the host CPU (read since issue 13); `INTR` is not read.
+        assert_eq!(h.groups[0].kind, Kind::Cpu);
+        assert_eq!(h.groups[1].kind, Kind::Other);
+        assert!(h.relevant);
         let h = parse_header(
             1,
             "",

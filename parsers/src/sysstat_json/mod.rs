@@ -11,7 +11,7 @@
 //! text through the same reader.
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
-use crate::disk::{DeviceLog, DeviceReport, SystemHeader};
+use crate::disk::{CpuUtil, DeviceLog, DeviceReport, SystemHeader};
 use crate::error::ParseError;
 
 mod decode;
@@ -125,6 +125,35 @@ pub(crate) fn number(v: &JsonValue) -> Result<Option<f64>, String> {
         JsonValue::Str(s) => Err(format!("the string \"{s}\"")),
         other => Err(other.kind().to_string()),
     }
+}
+
+/// The host CPU of one `statistics` element, found by key name, never by position: `iostat -o
+/// JSON`'s `"avg-cpu": {"user", "nice", "system", "iowait", "steal", "idle"}` object, or the
+/// element of `sadf -j`'s `"cpu-load"` / `"cpu-load-all"` array whose `"cpu"` is `"all"`
+/// (`{"cpu": "all", "usr", "nice", "sys", "iowait", "steal", "irq", "soft", "guest", "gnice",
+/// "idle"}`, sysstat `json_stats.c` `json_print_cpu_stats`). The keys are kept verbatim (the
+/// `"cpu"` label left out); busy % = 100 − `idle` − `iowait` and iowait % = `iowait`
+/// ([`CpuUtil::from_named`]). A value that is not a number is unknown (`None`), never 0.
+/// `None` when the element holds neither.
+pub(crate) fn cpu_of(obj: &[(String, JsonValue)]) -> Option<CpuUtil> {
+    let flat = |o: &[(String, JsonValue)]| {
+        let values = o
+            .iter()
+            .filter(|(k, _)| k != "cpu")
+            .map(|(k, v)| (k.clone(), number(v).ok().flatten()))
+            .collect();
+        CpuUtil::from_named(values, "idle", "iowait")
+    };
+    if let Some(o) = get(obj, "avg-cpu").and_then(JsonValue::as_obj) {
+        return Some(flat(o));
+    }
+    let all = ["cpu-load", "cpu-load-all"]
+        .iter()
+        .filter_map(|k| get(obj, k).and_then(JsonValue::as_arr))
+        .flatten()
+        .filter_map(JsonValue::as_obj)
+        .find(|o| matches!(get(o, "cpu"), Some(JsonValue::Str(c)) if c.trim() == "all" || c.trim() == "-1"))?;
+    Some(flat(all))
 }
 
 pub(crate) fn warn_unknown(log: &mut DeviceLog, line: usize, key: &str) {

@@ -191,6 +191,11 @@ fn aix_lines<L: AsRef<str>>(
     let mut block_dev: Option<usize> = None;
     let mut skip_cpu_values = false;
     let mut saw_cpu = false;
+    // The last `tty:` header: (line, tty column count, CPU column names), and the CPU values
+    // read under it, waiting for the report they precede.
+    let mut cpu_header: Option<(usize, usize, Vec<String>)> = None;
+    let mut pending_cpu: Option<CpuUtil> = None;
+    let mut cpu_warned = false;
     let mut in_system = false;
     // Unknown columns and odd time units can come once per column: warned through a set.
     let mut once = crate::disk::WarnOnce::default();
@@ -212,6 +217,7 @@ fn aix_lines<L: AsRef<str>>(
                 in_report.clear();
                 let mut r = DeviceReport::new($no);
                 r.since_boot = since_boot_next;
+                r.cpu = pending_cpu.take();
                 since_boot_next = false;
                 cur = Some(r);
             }
@@ -306,6 +312,19 @@ fn aix_lines<L: AsRef<str>>(
         if skip_cpu_values {
             skip_cpu_values = false;
             if values_line(t) {
+                if let Some((line, tty, cols)) = &cpu_header {
+                    pending_cpu = aix_cpu(t, *tty, cols);
+                    if pending_cpu.is_none() && !cpu_warned {
+                        // Once per log: a layout that does not match repeats every interval.
+                        cpu_warned = true;
+                        log.warn(format!(
+                            "line {no}: the values do not match the tty/CPU header of line \
+                             {line} ({tty} tty and {} CPU columns): the host CPU of this report \
+                             (and of any later such line) is unknown",
+                            cols.len()
+                        ));
+                    }
+                }
                 continue;
             }
         }
@@ -334,6 +353,8 @@ fn aix_lines<L: AsRef<str>>(
             plain = None;
             saw_cpu = true;
             skip_cpu_values = true;
+            pending_cpu = None;
+            cpu_header = Some(aix_cpu_header(no, &toks));
             continue;
         }
         if toks[0] == "System:" {
@@ -540,6 +561,37 @@ fn aix_lines<L: AsRef<str>>(
     }
     let stopped = !reports.is_empty() && !flush(&mut reports, log.header.as_ref())?;
     Ok((log, stopped))
+}
+
+/// The `tty:` header `tty: tin tout avg-cpu: % user % sys % idle % iowait [physc % entc]`:
+/// `(line, count of tty columns, CPU column names)` (`% user` joined like `% tm_act`).
+fn aix_cpu_header(line: usize, toks: &[&str]) -> (usize, usize, Vec<String>) {
+    let rest = &toks[1..];
+    match rest.iter().position(|t| *t == "avg-cpu:") {
+        Some(k) => (line, k, aix_columns(&rest[k + 1..])),
+        None => (line, rest.len(), Vec::new()),
+    }
+}
+
+/// The host CPU of a tty/CPU value line, found by header name: the values after the `tty`
+/// columns, named by the CPU columns (a `-T` `time` column is left out). Busy % = 100 − `% idle`
+/// − `% iowait` (= `% user` + `% sys`), iowait % = `% iowait` ([`CpuUtil::from_named`]);
+/// `physc` (physical processors consumed) and `% entc` (percent of the entitled capacity
+/// consumed), printed on shared-processor LPARs, are kept in [`CpuUtil::values`]. A cell that
+/// is not a number is unknown, never 0. `None` when the line has another count of values than
+/// the header, or the header names no CPU column.
+fn aix_cpu(t: &str, tty: usize, cols: &[String]) -> Option<CpuUtil> {
+    let toks: Vec<&str> = t.split_whitespace().collect();
+    if cols.is_empty() || toks.len() != tty + cols.len() {
+        return None;
+    }
+    let values = cols
+        .iter()
+        .zip(&toks[tty..])
+        .filter(|(c, _)| *c != "time")
+        .map(|(c, v)| (c.clone(), aix_cell(v, false).ok().and_then(|(v, _)| v)))
+        .collect();
+    Some(CpuUtil::from_named(values, "% idle", "% iowait"))
 }
 
 /// A closed report with every sample's [`Normalised`] view filled from its values.

@@ -15,7 +15,12 @@
 //! Layouts read:
 //! - **plain** (`iostat [-d] [-T] [int cnt]`): a `Disks:` header `% tm_act Kbps tps Kb_read
 //!   Kb_wrtn [time]` (the `%` is printed apart from `tm_act`: the two tokens are joined into the
-//!   column name `% tm_act`), one row per disk, `tty:`/`avg-cpu:` blocks skipped. An `-a` adapter
+//!   column name `% tm_act`), one row per disk. The `tty:` line
+//!   (`tty: tin tout avg-cpu: % user % sys % idle % iowait [physc % entc]`) and its value line
+//!   give the host CPU of the report that follows ([`DeviceReport::cpu`], by column name: busy %
+//!   = 100 − `% idle` − `% iowait`, iowait % = `% iowait`; on a shared-processor LPAR `physc`,
+//!   the physical processors consumed, and `% entc`, the percent of the entitled capacity
+//!   consumed, are kept in its values); the `tin`/`tout` tty columns are not read. An `-a` adapter
 //!   table (a header labelled `Adapter:`/`Vadapter:`) gives rows with [`DeviceSample::group`] set:
 //!   an adapter total double-counts its disks \[doc, not seen in a real capture\];
 //! - **extended** `-D` (OSWatcher runs `iostat -D 1 3`): one block of four stanzas per disk,
@@ -84,7 +89,16 @@
 //! (`-n`); `r/s w/s kr/s kw/s wait actv wsvc_t asvc_t %w %b` or the older single `svc_t`; `-e`
 //! error columns `s/w h/w trn tot`; `-M` `Mr/s Mw/s`. With `-t`/`-c` the header also names the
 //! `tin tout us sy wt id` tty/CPU columns, whose values appear on the **first** row only: they are
-//! system values, not the device's, and are left out. Device names are taken verbatim (they may
+//! system values, not the device's: `us sy wt id` become the report's host CPU
+//! ([`DeviceReport::cpu`]), `tin`/`tout` are not read. With `-n` Solaris prints the CPU on its
+//! own lines before the device table (`     cpu` / ` us sy wt id` / `  3  2  0 95`): that CPU
+//! belongs to the report whose devices follow. By name: busy % = 100 − `id` − `wt` (= `us` +
+//! `sy`), iowait % = `wt`. Solaris 10 and later always print `wt` as 0: "%wio will now always
+//! return zero" (OpenSolaris perf-discuss, quoted at
+//! `https://prefetch.net/blog/2005/06/12/mpstats-wi-wait-on-io-statistic`), and Oracle's
+//! `iostat(1M)` page says the I/O wait time is no longer calculated as a percentage of CPU time
+//! (Oracle Solaris 11.2 reference, `https://docs.oracle.com/cd/E56344_01/html/E54077/iostat-1m.html`,
+//! entry `wt`). So a Solaris 10+ iowait of 0 is as printed, not measured. Device names are taken verbatim (they may
 //! hold `(`, `:` or `/`: `sol:vold(pid1533)`, `host:/export`); `-C` controller totals (`c4`, a
 //! `c` and digits only) have [`DeviceSample::group`] set. `-T d` date lines (`Tue Sep 24
 //! 16:28:03 PDT 2013`) and `-T u` epoch lines start a report: the text is kept in `timestamp`
@@ -143,7 +157,9 @@
 
 use chrono::{DateTime, NaiveDateTime};
 
-use crate::disk::{DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader};
+use crate::disk::{
+    CpuUtil, DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
+};
 use crate::error::ParseError;
 use crate::lines::{clip, head, CLIP_UNIX};
 // As printed: the `checked` sink makes NaN, inf, negative and huge values unknown, with a warning.

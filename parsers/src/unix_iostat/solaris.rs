@@ -25,6 +25,9 @@ pub(super) struct SolTable {
     pub(super) after: Vec<String>,
     /// tty/CPU columns (first row only).
     pub(super) system: usize,
+    /// Their names in printed order, when they all come after the device columns (the only
+    /// layout Solaris prints: `-xtc`, device first); empty otherwise (then they are left out).
+    pub(super) system_names: Vec<String>,
     pub(super) line: usize,
     pub(super) text: String,
 }
@@ -39,25 +42,61 @@ pub(super) fn sol_header(t: &str) -> Option<SolTable> {
     let mut before = Vec::new();
     let mut after = Vec::new();
     let mut system = 0;
+    let mut system_names = Vec::new();
+    let mut trailing = true;
     for (k, tok) in toks.iter().enumerate() {
         if k == di {
             continue;
         }
         if SOL_SYSTEM.contains(tok) {
             system += 1;
-        } else if k < di {
+            system_names.push(tok.to_string());
+            continue;
+        }
+        trailing &= system == 0;
+        if k < di {
             before.push(tok.to_string());
         } else {
             after.push(tok.to_string());
         }
     }
+    if !trailing || di + 1 + after.len() + system != toks.len() {
+        system_names.clear();
+    }
     Some(SolTable {
         before,
         after,
         system,
+        system_names,
         line: 0,
         text: t.to_string(),
     })
+}
+
+/// A `-c`/`-tc` CPU header printed on its own line (`us sy wt id`, `tin tout us sy wt id`:
+/// `iostat -xnc` prints it before the device table, whose device is last): its column names.
+pub(super) fn sol_cpu_header(t: &str) -> Option<Vec<String>> {
+    let toks: Vec<&str> = t.split_whitespace().collect();
+    (toks.contains(&"id") && toks.contains(&"us") && toks.iter().all(|x| SOL_SYSTEM.contains(x)))
+        .then(|| toks.iter().map(|x| x.to_string()).collect())
+}
+
+/// The host CPU from Solaris tty/CPU columns (`names` and `cells` in printed order), by name:
+/// `us` (user), `sy` (system), `wt` (wait for I/O), `id` (idle), percent of time (`iostat(1M)`);
+/// `tin`/`tout` (tty characters) are not CPU and are left out. Busy % = 100 − `id` − `wt`
+/// (= `us` + `sy`), iowait % = `wt` ([`CpuUtil::from_named`]). Solaris 10 and later always
+/// print `wt` as 0 (see the module docs): the iowait is then 0 as printed, not measured. A
+/// cell that is not a number is unknown, never 0.
+pub(super) fn sol_cpu<'a>(
+    names: impl Iterator<Item = &'a String>,
+    cells: impl Iterator<Item = &'a str>,
+) -> CpuUtil {
+    let values = names
+        .zip(cells)
+        .filter(|(c, _)| matches!(c.as_str(), "us" | "sy" | "wt" | "id"))
+        .map(|(c, v)| (c.clone(), number(v, Scale::Decimal).ok().flatten()))
+        .collect();
+    CpuUtil::from_named(values, "id", "wt")
 }
 
 /// True when the text holds Solaris/illumos `iostat -x` output: a header naming `r/s`, `w/s`,
@@ -148,6 +187,11 @@ fn solaris_lines<L: AsRef<str>>(
     let mut table: Option<SolTable> = None;
     let mut since_boot_next = opts.first_is_since_boot;
     let mut saw_header = false;
+    // A CPU header on its own line waits for its value line; the CPU read under it waits for
+    // the report whose devices follow.
+    let mut cpu_header: Option<Vec<String>> = None;
+    let mut pending_cpu: Option<CpuUtil> = None;
+    let mut cpu_warned = false;
     // One warning per unknown column, through a set (a wide header is not quadratic).
     let mut once = crate::disk::WarnOnce::default();
 
@@ -176,6 +220,29 @@ fn solaris_lines<L: AsRef<str>>(
         let t = raw.as_ref().trim_end_matches('\r').trim();
         if t.is_empty() {
             continue;
+        }
+        if let Some(cols) = cpu_header.take() {
+            let toks: Vec<&str> = t.split_whitespace().collect();
+            if values_line(t) && toks.len() == cols.len() {
+                pending_cpu = Some(sol_cpu(cols.iter(), toks.into_iter()));
+                continue;
+            }
+            if !cpu_warned {
+                // Once per log: a layout that does not match repeats every interval.
+                cpu_warned = true;
+                log.warn(format!(
+                    "line {no}: no value line under the CPU header ({}): the host CPU is unknown \
+                     there (and wherever this recurs)",
+                    cols.join(" ")
+                ));
+            }
+        }
+        if let Some(cols) = sol_cpu_header(t) {
+            cpu_header = Some(cols);
+            continue;
+        }
+        if t.split_whitespace().all(|x| x == "tty" || x == "cpu") {
+            continue; // the title over a CPU header (`     cpu`, `   tty        cpu`)
         }
         if t.contains("extended device statistics") {
             // Keep a report opened by a `-T` line just before the title.
@@ -216,10 +283,10 @@ fn solaris_lines<L: AsRef<str>>(
                     );
                 }
             }
-            if h.system > 0 {
+            if h.system > 0 && h.system_names.is_empty() {
                 log.warn(format!(
                     "line {no}: tty/CPU columns (-t/-c) left out: they are system values printed \
-                     on the first row only"
+                     on the first row only, and here not after the device columns"
                 ));
             }
             table = Some(h);
@@ -270,6 +337,8 @@ fn solaris_lines<L: AsRef<str>>(
             continue;
         }
         let device = toks[nb];
+        let row_cpu = (toks.len() == nb + 1 + na + tb.system && !tb.system_names.is_empty())
+            .then(|| sol_cpu(tb.system_names.iter(), toks[nb + 1 + na..].iter().copied()));
         let cells = toks[..nb].iter().chain(&toks[nb + 1..nb + 1 + na]);
         let names = tb.before.iter().chain(&tb.after);
         let mut values = Vec::with_capacity(nb + na);
@@ -300,7 +369,11 @@ fn solaris_lines<L: AsRef<str>>(
         if cur.is_none() {
             new_report(&mut cur, &mut log, &mut reports, no);
         }
-        cur.as_mut().expect("opened").devices.push(DeviceSample {
+        let r = cur.as_mut().expect("opened");
+        if let Some(c) = row_cpu.or_else(|| pending_cpu.take()) {
+            r.cpu.get_or_insert(c);
+        }
+        r.devices.push(DeviceSample {
             device: device.to_string(),
             group,
             host_total: false,

@@ -12,6 +12,7 @@ mod html_equivalence;
 mod iostat;
 mod iostat_json;
 mod nmon;
+mod os_cpu;
 mod oswatcher;
 mod registry;
 mod sadf;

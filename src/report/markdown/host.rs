@@ -249,6 +249,14 @@ pub(crate) fn write_host(
                     _ => "read/write split unknown".to_string(),
                 },
             )?;
+            let cpu = crate::report::wording::cpu::HostCpuLine {
+                busy: h.demand.host_cpu_busy_pct,
+                iowait: h.demand.host_cpu_iowait_pct,
+                recommendation: Some(r),
+            };
+            if cpu.known() {
+                writeln!(out, "{cpu}\n")?;
+            }
             write_recommendation(out, r)?;
         }
         None => writeln!(out, "No recommendation: see the warnings.\n")?,
