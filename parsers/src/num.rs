@@ -86,10 +86,17 @@ pub fn value(v: f64, cell: &str, range: Range) -> Result<f64, String> {
 }
 
 /// Removes the characters AWR uses for padding or grouping: white space, no-break space, `,`.
-fn clean(cell: &str) -> String {
-    cell.chars()
-        .filter(|c| !c.is_whitespace() && *c != '\u{a0}' && *c != ',')
-        .collect()
+/// Borrowed when there is nothing to remove (most cells: this runs for every number cell).
+fn clean(cell: &str) -> std::borrow::Cow<'_, str> {
+    let padding = |c: char| c.is_whitespace() || c == '\u{a0}' || c == ',';
+    if cell.contains(padding) {
+        cell.chars()
+            .filter(|c| !padding(*c))
+            .collect::<String>()
+            .into()
+    } else {
+        cell.into()
+    }
 }
 
 fn is_blank(s: &str) -> bool {

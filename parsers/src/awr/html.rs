@@ -115,19 +115,52 @@ impl Ctx {
     }
 }
 
-fn find(doc: &Document, pred: impl Fn(&str, &str) -> bool) -> Option<&Table> {
-    doc.tables
-        .iter()
-        .find(|t| pred(&norm(&t.summary), &norm(&t.heading)))
+/// The parsed document with each table's summary and heading normalised once ([`norm`]): a
+/// report has hundreds of tables and is searched for about 30 of them, and normalising every
+/// table's text on every search cost 5 % of a batch (`docs/performance.md`).
+struct Doc {
+    doc: Document,
+    /// `(norm(summary), norm(heading))` of `doc.tables[i]`.
+    keys: Vec<(String, String)>,
 }
 
+impl Doc {
+    fn new(doc: Document) -> Doc {
+        let keys = doc
+            .tables
+            .iter()
+            .map(|t| (norm(&t.summary), norm(&t.heading)))
+            .collect();
+        Doc { doc, keys }
+    }
+}
+
+impl std::ops::Deref for Doc {
+    type Target = Document;
+    fn deref(&self) -> &Document {
+        &self.doc
+    }
+}
+
+/// The first table whose normalised summary and heading satisfy `pred(summary, heading)`.
+fn find(doc: &Doc, pred: impl Fn(&str, &str) -> bool) -> Option<&Table> {
+    doc.tables
+        .iter()
+        .zip(&doc.keys)
+        .find(|(_, (s, h))| pred(s, h))
+        .map(|(t, _)| t)
+}
+
+/// Every table whose normalised summary and heading satisfy `pred(summary, heading)`, in order.
 fn find_all<'a>(
-    doc: &'a Document,
+    doc: &'a Doc,
     pred: impl Fn(&str, &str) -> bool + 'a,
 ) -> impl Iterator<Item = &'a Table> + 'a {
     doc.tables
         .iter()
-        .filter(move |t| pred(&norm(&t.summary), &norm(&t.heading)))
+        .zip(&doc.keys)
+        .filter(move |(_, (s, h))| pred(s, h))
+        .map(|(t, _)| t)
 }
 
 /// Header row → value map of the first data row of a table (normalised column names).
@@ -174,7 +207,7 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
 
 /// [`parse`] of a report that prints its numbers in the C locale.
 fn parse_c_locale(text: &str) -> Result<AwrReport, ParseError> {
-    let doc = html::parse(text);
+    let doc = Doc::new(html::parse(text));
     let title_heading = doc
         .headings
         .iter()
@@ -279,7 +312,7 @@ fn missing(section: &str, expected: &str) -> ParseError {
     ParseError::section(section, None, expected, "no such table")
 }
 
-fn header_instance(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
+fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
     let mut rec: HashMap<String, String> = HashMap::new();
     let mut found = false;
     for t in find_all(doc, |s, _| s.contains("database instance information")) {
@@ -391,7 +424,7 @@ fn header_instance(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
     Ok((db, vec![inst], snaps))
 }
 
-fn header_global(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
+fn header_global(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
     let t = find(doc, |s, h| {
         s.starts_with("database summary") || h == "database summary"
     })
@@ -488,7 +521,7 @@ fn header_global(doc: &Document, cx: &mut Ctx) -> Result<Header, ParseError> {
     Ok((db, instances, snaps))
 }
 
-fn load_profile(doc: &Document, cx: &mut Ctx) -> Vec<LoadProfileRow> {
+fn load_profile(doc: &Doc, cx: &mut Ctx) -> Vec<LoadProfileRow> {
     let Some(t) = find(doc, |s, _| s.contains("load profile")) else {
         return Vec::new();
     };
@@ -514,7 +547,7 @@ fn load_profile(doc: &Document, cx: &mut Ctx) -> Vec<LoadProfileRow> {
         .collect()
 }
 
-fn io_profile(doc: &Document, cx: &mut Ctx) -> Vec<IoProfileRow> {
+fn io_profile(doc: &Doc, cx: &mut Ctx) -> Vec<IoProfileRow> {
     let Some(t) = find(doc, |s, h| {
         s.contains("io profile") || h.starts_with("io profile")
     }) else {
@@ -539,7 +572,7 @@ fn io_profile(doc: &Document, cx: &mut Ctx) -> Vec<IoProfileRow> {
         .collect()
 }
 
-fn efficiency(doc: &Document, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
+fn efficiency(doc: &Doc, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
     let Some(t) = find(doc, |s, _| s.contains("instance efficiency percentages")) else {
         return Vec::new();
     };
@@ -559,7 +592,7 @@ fn efficiency(doc: &Document, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
     out
 }
 
-fn activity(doc: &Document, cx: &mut Ctx) -> Vec<ActivityStat> {
+fn activity(doc: &Doc, cx: &mut Ctx) -> Vec<ActivityStat> {
     let mut out: Vec<ActivityStat> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for t in find_all(doc, |s, h| {
@@ -623,7 +656,7 @@ fn iostat_columns(t: &Table) -> Vec<IoCol> {
         .collect()
 }
 
-fn iostat(doc: &Document, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
+fn iostat(doc: &Doc, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
     let t = find(doc, |s, h| {
         if filetype {
             h == "iostat by filetype summary"
@@ -664,7 +697,7 @@ fn iostat(doc: &Document, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
     out
 }
 
-fn wait_events(doc: &Document, cx: &mut Ctx) -> Vec<WaitEvent> {
+fn wait_events(doc: &Doc, cx: &mut Ctx) -> Vec<WaitEvent> {
     let mut out = Vec::new();
     for (scope, key) in [
         (WaitScope::Foreground, "foreground wait events"),
@@ -711,7 +744,7 @@ fn wait_events(doc: &Document, cx: &mut Ctx) -> Vec<WaitEvent> {
 
 /// Every `Wait Event Histogram…` table, merged per event (see [`WaitHistogram`]). A table whose
 /// bucket headers cannot be read, or a row whose cells cannot, is left out with a warning.
-fn wait_histograms(doc: &Document, cx: &mut Ctx) -> Vec<WaitHistogram> {
+fn wait_histograms(doc: &Doc, cx: &mut Ctx) -> Vec<WaitHistogram> {
     let mut merge = super::histogram::Merge::default();
     for t in find_all(doc, |_, h| h.starts_with("wait event histogram")) {
         let cols = t.columns();

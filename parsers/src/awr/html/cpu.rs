@@ -13,7 +13,7 @@ use super::*;
 /// Hundredths of a second (V$OSSTAT `*_TIME`) to seconds.
 const CS_PER_S: f64 = 100.0;
 
-pub(super) fn host_cpu(doc: &Document, cx: &mut Ctx, kind: ReportKind) -> Vec<HostCpu> {
+pub(super) fn host_cpu(doc: &Doc, cx: &mut Ctx, kind: ReportKind) -> Vec<HostCpu> {
     if kind == ReportKind::RacGlobal {
         return by_instance(doc, cx);
     }
@@ -58,7 +58,7 @@ pub(super) fn host_cpu(doc: &Document, cx: &mut Ctx, kind: ReportKind) -> Vec<Ho
 
 /// RAC global `OS Statistics By Instance`: one entry per `I#` row (the `Sum` row is left out:
 /// the engine adds the instances).
-fn by_instance(doc: &Document, cx: &mut Ctx) -> Vec<HostCpu> {
+fn by_instance(doc: &Doc, cx: &mut Ctx) -> Vec<HostCpu> {
     let Some(t) = find(doc, |s, _| s.starts_with("os statistics by instance")) else {
         return Vec::new();
     };
