@@ -45,6 +45,11 @@ if [[ -z "$bin" || ! -x "$bin" ]]; then
     exit 2
 fi
 
+# Run a copy, so that a build in the same target directory while the parsers run (the dev
+# profile at another opt-level writes the same path) cannot change the binary between parsers.
+cp "$bin" "$logs/fuzz-bin" || exit 2
+bin=$logs/fuzz-bin
+
 if [[ $# -gt 0 ]]; then
     parsers=("$@")
 else
