@@ -312,12 +312,12 @@ pub struct DeviceLog {
     seen: WarnIndex,
 }
 
-/// The set behind [`DeviceLog::warn`]: the texts of `warnings[..indexed]`. Warnings pushed onto
+/// The set behind [`DeviceLog::warn`] (and the entity logs' `warn`): the texts of `warnings[..indexed]`. Warnings pushed onto
 /// the list directly are added at the next [`DeviceLog::warn`]; a list that got shorter is
 /// indexed anew. Not part of a log's value: two logs with the same warnings are equal
 /// whatever their index holds.
 #[derive(Debug, Clone, Default)]
-struct WarnIndex {
+pub(crate) struct WarnIndex {
     set: std::collections::HashSet<String>,
     indexed: usize,
 }
@@ -329,6 +329,15 @@ impl PartialEq for WarnIndex {
 }
 
 impl WarnIndex {
+    /// Pushes `w` onto `warnings` unless the same text is already there: one hash look-up.
+    pub(crate) fn push_once(&mut self, warnings: &mut Vec<String>, w: String) {
+        self.sync(warnings);
+        if self.set.insert(w.clone()) {
+            warnings.push(w);
+            self.indexed += 1;
+        }
+    }
+
     /// Brings the set up to date with `warnings`.
     fn sync(&mut self, warnings: &[String]) {
         if warnings.len() < self.indexed {
@@ -358,12 +367,7 @@ impl DeviceLog {
     /// Adds a warning unless the same text is already there: one hash look-up (the list is
     /// indexed as it grows, warnings pushed onto it directly included).
     pub fn warn(&mut self, w: impl Into<String>) {
-        let w = w.into();
-        self.seen.sync(&self.warnings);
-        if self.seen.set.insert(w.clone()) {
-            self.warnings.push(w);
-            self.seen.indexed += 1;
-        }
+        self.seen.push_once(&mut self.warnings, w.into());
     }
 }
 
