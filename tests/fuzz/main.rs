@@ -8,17 +8,18 @@
 //! duplication and deletion, number cells replaced by `NaN`, `inf`, `1e308`, `-1`, 40 digits,
 //! a decimal comma or nothing, column shifts, CRLF, UTF-16), and [`check::case`] parses the
 //! mutant, runs `sizer::pipeline` on it as a file and renders the JSON and the Markdown.
-//! A panic or a broken hard property fails the case, and proptest shrinks it to a minimal
-//! mutant; soft properties (figures that are NaN, sizing on 0: issue 14 item 1) are counted
-//! and printed, not failed.
+//! A panic or a broken property fails the case, and proptest shrinks it to a minimal mutant.
+//! The properties that were soft until issue 14's number-cells change (figures that are NaN,
+//! sizing on 0) fail the case too; with `FUZZ_STRICT=0` they are counted and printed instead.
 //!
 //! # Running
 //! `cargo test --test fuzz` runs 64 cases per parser, deterministically (a fixed ChaCha seed
 //! per format, no failure persistence), as part of the test suite. `scripts/fuzz.sh` runs
 //! 10,000 or more per parser in release mode (`PROPTEST_CASES`), one parser at a time, and
-//! prints each parser's cases, failures and time. `FUZZ_STRICT=1` makes the soft properties
-//! hard (to shrink a soft finding to its minimal case; TODO(issue 14 item 1): the default once
-//! the number-cells change lands). This is its own test binary, not a module
+//! prints each parser's cases, failures and time. The soft properties are hard by default
+//! (issue 14: the 10,000-case runs after the number-cells change found none);
+//! `FUZZ_STRICT=0` counts them without failing, to survey a change that brings them back.
+//! This is its own test binary, not a module
 //! of `tests/it`, so that the release build compiles the harness and not every test.
 
 mod check;
@@ -83,7 +84,8 @@ fn fuzz(format: Format) {
     let soft = std::cell::RefCell::new(check::Soft::default());
     let runs = std::cell::Cell::new(0u64);
     let slowest = std::cell::Cell::new(Duration::ZERO);
-    let strict = std::env::var_os("FUZZ_STRICT").is_some_and(|v| v == "1");
+    // Hard by default; `FUZZ_STRICT=0` only counts the soft findings.
+    let strict = std::env::var_os("FUZZ_STRICT").is_none_or(|v| v != "0");
     let mut runner = TestRunner::new_with_rng(config, rng(format));
     let start = Instant::now();
     let result = runner.run(&mutate::case(), |(pick, mutations)| {
