@@ -116,8 +116,9 @@ struct AnalyzeArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
     format: OutputFormat,
 
-    /// Write the output to FILE (atomically: a temporary file created beside it, then renamed
-    /// into place; an existing FILE keeps its permissions) instead of stdout; `-` means stdout.
+    /// Write the output to FILE (atomically: a temporary file created beside it before the
+    /// inputs are read, then renamed into place, and removed on failure or on SIGINT, SIGTERM
+    /// or SIGHUP; an existing FILE keeps its permissions) instead of stdout; `-` means stdout.
     /// FILE may not be one of the inputs (same file, hard links too), the --export file, or an
     /// existing device, FIFO or directory.
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -174,12 +175,13 @@ struct AnalyzeArgs {
 
     /// Largest input file, on disk: bytes or a size with a unit (`64G`, `500M`; K, M, G, T are
     /// powers of 1024, KB, MB, GB, TB of 1000) [default: 64G]. A larger file fails alone, named
-    /// with the cap; the other inputs are still read.
+    /// with the cap; the other inputs are still read. Standard input (`-`) is read into memory
+    /// under the same cap, and never past 4 GiB.
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
     max_file_size: Option<u64>,
 
-    /// Largest decompressed size of a gzip input (the stream stops there; a gzip bomb is refused
-    /// at the cap, never buffered) [default: 64G].
+    /// Largest decompressed size of a gzip input, standard input too (the stream stops there; a
+    /// gzip bomb is refused at the cap, never buffered) [default: 64G].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
     max_decompressed_size: Option<u64>,
 
