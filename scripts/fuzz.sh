@@ -18,12 +18,12 @@
 #                    CARGO_PROFILE_DEV_OPT_LEVEL=3 builds the dev profile optimised, reusing the
 #                    dev dependencies, which are built at opt-level 2: overflow checks and debug
 #                    assertions stay on)
-#   FUZZ_STRICT      "0" counts the soft findings (NaN or infinite figures, sizing on 0, an
-#                    unlocated section error) without failing; by default they fail the case
+#   FUZZ_STRICT      which soft findings fail the case: by default a NaN or infinite figure and
+#                    an unlocated section error (a sizing on 0 is counted); "1" all, "0" none
 #
-# A failure (panic, invalid JSON, an unnamed error, and by default a soft finding) stops that
-# parser's run and prints the minimal case proptest shrank it to; with FUZZ_STRICT=0 the soft
-# findings are counted and printed with their first case. Not run in CI: the test suite runs
+# A failure (panic, invalid JSON, an unnamed error, and the soft findings FUZZ_STRICT makes
+# hard) stops that parser's run and prints the minimal case proptest shrank it to; the other
+# soft findings are counted and printed with their first case. Not run in CI: the test suite runs
 # the same tests at 64 cases per parser. Record the figures in docs/reliability.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
