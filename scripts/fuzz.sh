@@ -18,10 +18,12 @@
 #                    CARGO_PROFILE_DEV_OPT_LEVEL=3 builds the dev profile optimised, reusing the
 #                    dev dependencies, which are built at opt-level 2: overflow checks and debug
 #                    assertions stay on)
+#   FUZZ_STRICT      which soft findings fail the case: by default a NaN or infinite figure and
+#                    an unlocated section error (a sizing on 0 is counted); "1" all, "0" none
 #
-# A hard failure (panic, invalid JSON, an unnamed error) stops that parser's run and prints the
-# minimal case proptest shrank it to; soft findings (issue 14 item 1: NaN or infinite figures,
-# sizing on 0) are counted and printed with their first case. Not run in CI: the test suite runs
+# A failure (panic, invalid JSON, an unnamed error, and the soft findings FUZZ_STRICT makes
+# hard) stops that parser's run and prints the minimal case proptest shrank it to; the other
+# soft findings are counted and printed with their first case. Not run in CI: the test suite runs
 # the same tests at 64 cases per parser. Record the figures in docs/reliability.md.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,11 @@ if [[ -z "$bin" || ! -x "$bin" ]]; then
     echo "fuzz.sh: could not find the release test binary of tests/fuzz" >&2
     exit 2
 fi
+
+# Run a copy, so that a build in the same target directory while the parsers run (the dev
+# profile at another opt-level writes the same path) cannot change the binary between parsers.
+cp "$bin" "$logs/fuzz-bin" || exit 2
+bin=$logs/fuzz-bin
 
 if [[ $# -gt 0 ]]; then
     parsers=("$@")

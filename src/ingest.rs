@@ -80,7 +80,7 @@ pub enum ReadError {
     #[error("a symbolic link, not followed (pass -L/--follow to follow links in directories)")]
     Link,
     /// Standard input (`-`) holds more than [`STDIN_LIMIT`] bytes.
-    #[error("standard input holds more than {} GiB: save it to a file and pass the file", STDIN_LIMIT >> 30)]
+    #[error("standard input holds more than {} GiB (decompressed, when it is gzip): save it to a file and pass the file", STDIN_LIMIT >> 30)]
     StdinTooLarge,
 }
 
@@ -175,26 +175,47 @@ pub fn check_regular(path: &Path) -> Result<(), ReadError> {
     }
 }
 
-/// Reads standard input once, whole (at most [`STDIN_LIMIT`] bytes), and parses it from memory
-/// like a file ([`sizer_parsers::parse_bytes_into`]): its format is detected from the bytes
-/// held, so nothing reads it twice. `name` is how it is shown (`-`).
+/// Reads standard input once, whole, and parses it from memory like a file
+/// ([`sizer_parsers::parse_bytes_into`]): its format is detected from the bytes held, so
+/// nothing reads it twice. `name` is how it is shown (`-`). It is read under the caps of the
+/// command line, as a file is ([`sizer_parsers::input::read_reader_capped`]): at most
+/// `limits.max_file_size` bytes, and when it is gzip, decompressed as it is read to at most
+/// `limits.max_decompressed_size` bytes; neither more than [`STDIN_LIMIT`].
 ///
 /// # Errors
-/// [`ReadError::StdinTooLarge`]; the parser's [`ParseError`] (`Io` when reading fails).
-pub fn read_stdin(name: &str, settings: &DeviceSettings) -> Result<Read, ReadError> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(STDIN_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|source| ParseError::Io {
-            path: name.into(),
-            source,
-        })?;
-    if bytes.len() as u64 > STDIN_LIMIT {
-        return Err(ReadError::StdinTooLarge);
-    }
+/// [`ParseError::TooLarge`] past a cap of the command line (naming its flag);
+/// [`ReadError::StdinTooLarge`] past [`STDIN_LIMIT`]; the parser's [`ParseError`] (`Io` when
+/// reading fails, `Gzip` for a corrupt gzip stream).
+pub fn read_stdin(
+    name: &str,
+    settings: &DeviceSettings,
+    limits: &sizer_parsers::input::Limits,
+) -> Result<Read, ReadError> {
+    // The caps of the command line, and never more than STDIN_LIMIT in memory.
+    let caps = sizer_parsers::input::Limits {
+        max_file_size: limits.max_file_size.min(STDIN_LIMIT),
+        max_decompressed_size: limits.max_decompressed_size.min(STDIN_LIMIT),
+    };
+    let bytes = sizer_parsers::input::read_reader_capped(
+        std::io::stdin().lock(),
+        Path::new(name),
+        &caps,
+        "standard input",
+    )
+    .map_err(|e| match e {
+        // Past STDIN_LIMIT and not past the cap asked for: raising the cap would not help.
+        ParseError::TooLarge { limit, flag, .. }
+            if limit == STDIN_LIMIT
+                && STDIN_LIMIT
+                    < match flag {
+                        "--max-file-size" => limits.max_file_size,
+                        _ => limits.max_decompressed_size,
+                    } =>
+        {
+            ReadError::StdinTooLarge
+        }
+        e => ReadError::Parse(e),
+    })?;
     let mut sink = ReadSink {
         file: name.to_string(),
         selection: &settings.selection,

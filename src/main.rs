@@ -2,7 +2,9 @@
 //!
 //! Exit status: 0 every named input analysed (files skipped inside directories are listed, and
 //! make the exit 1 only with `--strict`); 1 some named input could not be analysed (the others are
-//! still reported) or an output could not be written; 2 usage or rules-configuration error.
+//! still reported) or an output could not be written; 2 usage or rules-configuration error;
+//! 128 + N ended by signal N (`SIGINT` 130, `SIGTERM` 143, `SIGHUP` 129), the temporary output
+//! files removed.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -114,8 +116,9 @@ struct AnalyzeArgs {
     #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
     format: OutputFormat,
 
-    /// Write the output to FILE (atomically: a temporary file created beside it, then renamed
-    /// into place; an existing FILE keeps its permissions) instead of stdout; `-` means stdout.
+    /// Write the output to FILE (atomically: a temporary file created beside it before the
+    /// inputs are read, then renamed into place, and removed on failure or on SIGINT, SIGTERM
+    /// or SIGHUP; an existing FILE keeps its permissions) instead of stdout; `-` means stdout.
     /// FILE may not be one of the inputs (same file, hard links too), the --export file, or an
     /// existing device, FIFO or directory.
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -172,12 +175,13 @@ struct AnalyzeArgs {
 
     /// Largest input file, on disk: bytes or a size with a unit (`64G`, `500M`; K, M, G, T are
     /// powers of 1024, KB, MB, GB, TB of 1000) [default: 64G]. A larger file fails alone, named
-    /// with the cap; the other inputs are still read.
+    /// with the cap; the other inputs are still read. Standard input (`-`) is read into memory
+    /// under the same cap, and never past 4 GiB.
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
     max_file_size: Option<u64>,
 
-    /// Largest decompressed size of a gzip input (the stream stops there; a gzip bomb is refused
-    /// at the cap, never buffered) [default: 64G].
+    /// Largest decompressed size of a gzip input, standard input too (the stream stops there; a
+    /// gzip bomb is refused at the cap, never buffered) [default: 64G].
     #[arg(long, value_name = "SIZE", value_parser = parse_bytes_arg)]
     max_decompressed_size: Option<u64>,
 
@@ -423,11 +427,37 @@ impl From<Exit> for std::process::ExitCode {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    remove_temporaries_on_signal();
     match cli.command {
         Command::Analyze(a) => analyze_cmd(*a),
         Command::Tiers(t) => tiers_cmd(t),
     }
     .into()
+}
+
+/// On `SIGINT`, `SIGTERM` or `SIGHUP`, removes the temporary output files in flight and exits
+/// with 128 + the signal number (130 for Ctrl-C), from a thread of its own
+/// ([`output::remove_in_flight_and_exit`]). Without a handler the signal would end the process
+/// at once and leave them (`.NAME.XXXXXX.tmp`). If the handler cannot be installed the signals
+/// keep their default action.
+fn remove_temporaries_on_signal() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let spawned = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    output::remove_in_flight_and_exit(128 + sig);
+                }
+            });
+        if spawned.is_err() {
+            eprintln!("sizer: cannot start the signal thread; an interrupted run may leave a temporary file");
+        }
+    }
 }
 
 fn tiers_cmd(t: TiersArgs) -> Exit {
@@ -582,6 +612,19 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         eprintln!("sizer: {}", term(&e.to_string()));
         return Exit::Usage;
     }
+    // The report's temporary file is created now, before anything is read: an output that
+    // cannot be written fails at once, not after the inputs; until it is committed a signal or
+    // a failure removes it (`output::AtomicFile`).
+    let mut report_file = match &a.output {
+        Some(path) => match output::AtomicFile::create(path) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("sizer: {}", term(&e.to_string()));
+                return Exit::Failure;
+            }
+        },
+        None => None,
+    };
     let pool = match rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()
@@ -637,17 +680,15 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     };
     // Rendered straight into the destination: a temporary file renamed into place for -o, or
     // stdout (a closed pipe, as with `| head`, is not an error).
-    let written = match &a.output {
-        Some(path) => output::AtomicFile::create(path)
-            .and_then(|mut f| {
-                render(f.writer()).map_err(|source| output::OutputError::Write {
-                    path: path.clone(),
-                    source,
-                })?;
-                f.commit()
+    let written = match (&a.output, report_file.take()) {
+        (Some(path), Some(mut f)) => render(f.writer())
+            .map_err(|source| output::OutputError::Write {
+                path: path.clone(),
+                source,
             })
+            .and_then(|()| f.commit())
             .map_err(anyhow::Error::from),
-        None => {
+        _ => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             match render(&mut out).and_then(|_| out.flush()) {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),

@@ -11,11 +11,49 @@
 //!   before [`AtomicFile::commit`], removes the temporary file. An existing target keeps its
 //!   permission bits (a 0600 file stays 0600); a new one gets the usual `0666 & !umask`.
 //!
+//! - A signal that ends the process (`SIGINT`, `SIGTERM`, `SIGHUP`) runs no destructor, so every
+//!   temporary file in flight is also in a small registry (one entry per open [`AtomicFile`],
+//!   under one mutex); the binary's signal handler calls [`remove_in_flight_and_exit`], which
+//!   removes them and exits. Creating a temporary file and renaming it over its target both
+//!   happen under the same mutex, so under rayon (`-j N`) a signal leaves either the old target
+//!   or the whole new one, and never a temporary file.
+//!
 //! Reports are rendered straight into the temporary file, so a fleet's output is never held in
 //! memory as a whole.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// The temporary files of the [`AtomicFile`]s not yet committed or dropped: `(id, path)`.
+static IN_FLIGHT: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
+
+/// The id of the next [`AtomicFile`].
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+/// The registry, even if a thread panicked while holding it (its entries are still true).
+fn in_flight() -> MutexGuard<'static, Vec<(u64, PathBuf)>> {
+    IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The temporary files being written now (for tests and diagnostics).
+pub fn in_flight_paths() -> Vec<PathBuf> {
+    in_flight().iter().map(|(_, p)| p.clone()).collect()
+}
+
+/// Removes every temporary file in flight and ends the process with `code` (128 + the signal
+/// number by convention: 130 for `SIGINT`, 143 for `SIGTERM`, 129 for `SIGHUP`). Called by the
+/// binary's signal-handling thread, not from a signal handler. The registry stays locked until
+/// the process is gone, so no other thread can create or commit a file after the removal; a
+/// commit already under way finishes first (the target is then whole).
+pub fn remove_in_flight_and_exit(code: i32) -> ! {
+    let files = in_flight();
+    for (_, p) in files.iter() {
+        let _ = std::fs::remove_file(p);
+    }
+    std::process::exit(code)
+}
 
 /// Why an output file could not be written. The message names the path and the cause, in one
 /// line.
@@ -197,6 +235,8 @@ pub fn check_outputs(inputs: &[PathBuf], outputs: &[(String, PathBuf)]) -> Resul
 #[derive(Debug)]
 pub struct AtomicFile {
     target: PathBuf,
+    /// Its entry in the registry of temporary files in flight.
+    id: u64,
     /// The temporary file (removed when dropped unless persisted).
     tmp: Option<BufWriter<tempfile::NamedTempFile>>,
 }
@@ -239,9 +279,17 @@ impl AtomicFile {
             // existing one are set below.
             b.permissions(std::fs::Permissions::from_mode(0o666));
         }
-        let tmp = b
-            .tempfile_in(&dir)
-            .map_err(|e| OutputError::write(target, e))?;
+        // Created and registered under the registry's lock: a signal between the two cannot
+        // miss it.
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let tmp = {
+            let mut files = in_flight();
+            let tmp = b
+                .tempfile_in(&dir)
+                .map_err(|e| OutputError::write(target, e))?;
+            files.push((id, tmp.path().to_path_buf()));
+            tmp
+        };
         if let Some(perm) = existing {
             tmp.as_file()
                 .set_permissions(perm)
@@ -249,6 +297,7 @@ impl AtomicFile {
         }
         Ok(AtomicFile {
             target: target.to_path_buf(),
+            id,
             tmp: Some(BufWriter::new(tmp)),
         })
     }
@@ -270,10 +319,24 @@ impl AtomicFile {
         tmp.as_file()
             .sync_all()
             .map_err(|e| OutputError::write(&self.target, e))?;
+        // Renamed and unregistered under the registry's lock (a signal waits for the rename).
         // On failure the PersistError holds the temporary file, removed as it is dropped.
-        tmp.persist(&self.target)
+        let mut files = in_flight();
+        let done = tmp
+            .persist(&self.target)
             .map(|_| ())
-            .map_err(|e| OutputError::write(&self.target, e.error))
+            .map_err(|e| OutputError::write(&self.target, e.error));
+        files.retain(|(id, _)| *id != self.id);
+        done
+    }
+}
+
+impl Drop for AtomicFile {
+    /// Removes the temporary file (unless committed) and its registry entry.
+    fn drop(&mut self) {
+        let mut files = in_flight();
+        drop(self.tmp.take());
+        files.retain(|(id, _)| *id != self.id);
     }
 }
 
@@ -309,6 +372,48 @@ mod tests {
         drop(f);
         let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_registry_holds_each_temporary_in_flight_under_rayon() {
+        use rayon::prelude::*;
+        let dir = std::env::temp_dir().join(format!("sizer-inflight-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mine = || {
+            let mut v: Vec<PathBuf> = in_flight_paths()
+                .into_iter()
+                .filter(|p| p.starts_with(&dir))
+                .collect();
+            v.sort();
+            v
+        };
+        let files: Vec<AtomicFile> = (0..32)
+            .into_par_iter()
+            .map(|i| AtomicFile::create(&dir.join(format!("r{i}.md"))).unwrap())
+            .collect();
+        // Each open file is registered once, under its own temporary name, which exists.
+        let held = mine();
+        assert_eq!(held.len(), 32);
+        assert!(held.windows(2).all(|w| w[0] != w[1]));
+        assert!(held.iter().all(|p| p.exists()));
+        // Half committed, half dropped, in parallel: nothing is left registered, and only the
+        // 16 committed targets are on disk.
+        files.into_par_iter().enumerate().for_each(|(i, mut f)| {
+            f.writer().write_all(b"x").unwrap();
+            if i % 2 == 0 {
+                f.commit().unwrap();
+            }
+        });
+        assert!(mine().is_empty());
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut want: Vec<String> = (0..32).step_by(2).map(|i| format!("r{i}.md")).collect();
+        want.sort();
+        assert_eq!(names, want);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -231,7 +231,7 @@ fn read_one(
 ) -> Result<Read, ReadError> {
     match inp.kind {
         InputKind::Link => Err(ReadError::Link),
-        InputKind::Stdin => read_stdin(&inp.path.display().to_string(), devices),
+        InputKind::Stdin => read_stdin(&inp.path.display().to_string(), devices, limits),
         InputKind::File => {
             check_regular(&inp.path)?;
             read_input_limited(&inp.path, devices, limits).map_err(|e| {

@@ -137,6 +137,10 @@ pub struct EntityLog {
     pub warnings: Vec<String>,
     /// Rows left out, each counted.
     pub skipped: Vec<SkippedLine>,
+    /// The texts of `warnings` already seen by [`EntityLog::warn`] (one look-up per warning,
+    /// as for `DeviceLog`).
+    #[serde(skip)]
+    seen: crate::disk::WarnIndex,
 }
 
 impl EntityLog {
@@ -148,6 +152,7 @@ impl EntityLog {
             series: Vec::new(),
             warnings: Vec::new(),
             skipped: Vec::new(),
+            seen: Default::default(),
         }
     }
 
@@ -172,10 +177,7 @@ impl EntityLog {
 
     /// Adds a warning unless the same text is already there.
     pub fn warn(&mut self, w: impl Into<String>) {
-        let w = w.into();
-        if !self.warnings.contains(&w) {
-            self.warnings.push(w);
-        }
+        self.seen.push_once(&mut self.warnings, w.into());
     }
 
     /// The series of one entity type and measure.

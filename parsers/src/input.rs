@@ -333,6 +333,66 @@ fn read_plain_capped(path: &Path, limits: &Limits) -> Result<Vec<u8>, ParseError
     Ok(out)
 }
 
+/// The whole content of a reader that is no file (standard input), decompressed when it is
+/// gzip, under `limits` as [`read_capped`] reads a file: at most [`Limits::max_file_size`]
+/// bytes are read from it (`what` names it in the error, e.g. `standard input`), and at most
+/// [`Limits::max_decompressed_size`] bytes are decompressed, on the fly (the compressed bytes
+/// are never held whole). Past a cap the read stops there.
+///
+/// # Errors
+/// [`ParseError::TooLarge`] past a cap; [`ParseError::Io`] naming `name`; a corrupt gzip
+/// stream is [`ParseError::Gzip`].
+pub fn read_reader_capped<R: std::io::Read>(
+    mut r: R,
+    name: &Path,
+    limits: &Limits,
+    what: &'static str,
+) -> Result<Vec<u8>, ParseError> {
+    use std::io::Read;
+    let io = |e| io_error(name, e);
+    let mut magic = [0u8; 2];
+    let mut n = 0;
+    while n < 2 {
+        match r.read(&mut magic[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io(e)),
+        }
+    }
+    let raw = Capped {
+        inner: std::io::Cursor::new(magic[..n].to_vec()).chain(r),
+        left: limits.max_file_size,
+        limit: limits.max_file_size,
+        what,
+        flag: "--max-file-size",
+    };
+    let mut out = Vec::new();
+    if n == 2 && magic == [0x1F, 0x8B] {
+        Capped {
+            inner: flate2::read::MultiGzDecoder::new(std::io::BufReader::new(raw)),
+            left: limits.max_decompressed_size,
+            limit: limits.max_decompressed_size,
+            what: "the decompressed gzip data",
+            flag: "--max-decompressed-size",
+        }
+        .read_to_end(&mut out)
+        .map_err(|e| match io(e) {
+            ParseError::Io { source, .. } => ParseError::Gzip {
+                reason: format!(
+                    "gzip-compressed data that cannot be decompressed ({source}): expected a \
+                     complete gzip stream"
+                ),
+            },
+            e => e,
+        })?;
+    } else {
+        let mut raw = raw;
+        raw.read_to_end(&mut out).map_err(io)?;
+    }
+    Ok(out)
+}
+
 /// Whether the file starts with the gzip magic bytes.
 fn is_gzip_file(path: &Path) -> bool {
     use std::io::Read;

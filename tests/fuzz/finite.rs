@@ -42,9 +42,21 @@ impl ser::Error for Never {
 
 impl Walker {
     fn float(&mut self, v: f64) {
-        if !v.is_finite() {
+        if !v.is_finite() && !self.open_p95_edge(v) {
             self.found.push(format!("{} = {v}", self.path.concat()));
         }
+    }
+
+    /// `+inf` as the upper edge of a p95 range (`demand.log_write_p95[1]`, and the other
+    /// `*_p95` pairs `(lo_ms, hi_ms)`): the p95 lies in the histogram's open-ended bucket, which
+    /// the JSON prints as `null` by design (docs/json-schema.md: "hi null = open bucket"). It is
+    /// a bound, not a figure that is unknown.
+    fn open_p95_edge(&self, v: f64) -> bool {
+        let n = self.path.len();
+        v == f64::INFINITY
+            && n >= 2
+            && self.path[n - 1] == "[1]"
+            && self.path[n - 2].ends_with("_p95")
     }
     fn nested<T: Serialize + ?Sized>(&mut self, step: String, v: &T) -> Result<(), Never> {
         self.path.push(step);
@@ -446,6 +458,35 @@ mod tests {
         assert_eq!(
             super::non_finite("v", &v),
             vec!["v.x[1].a = NaN".to_string(), "v.x[1].b = inf".to_string()]
+        );
+    }
+
+    /// `+inf` as the upper edge of a `*_p95` pair is the open-ended bucket, not a finding; NaN
+    /// there, `-inf`, `+inf` as the lower edge or in any other pair still are.
+    #[test]
+    fn an_open_p95_upper_edge_is_not_a_finding() {
+        #[derive(serde::Serialize)]
+        struct Demand {
+            log_write_p95: Option<(f64, f64)>,
+            large_read_p95: (f64, f64),
+            single_block_read_p95: (f64, f64),
+            range: (f64, f64),
+        }
+        let inf = f64::INFINITY;
+        let v = Demand {
+            log_write_p95: Some((0.512, inf)),
+            large_read_p95: (inf, f64::NAN),
+            single_block_read_p95: (1.0, -inf),
+            range: (1.0, inf),
+        };
+        assert_eq!(
+            super::non_finite("d", &v),
+            vec![
+                "d.large_read_p95[0] = inf",
+                "d.large_read_p95[1] = NaN",
+                "d.single_block_read_p95[1] = -inf",
+                "d.range[1] = inf",
+            ]
         );
     }
 }

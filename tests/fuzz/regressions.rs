@@ -6,8 +6,8 @@
 //! harness"), one per parser where the 64-case run found one, shrunk with `FUZZ_STRICT=1`: a number
 //! cell that is NaN, infinite or too large is read as a number and ends as a NaN or infinite
 //! figure, or a sizing on 0. Each test holds the hard properties and that the finding is one of
-//! those kinds; the finding itself is reported, not failed, until the number-cells change lands
-//! (`FUZZ_STRICT=1` fails on it now).
+//! those kinds. Since the number-cells change each has no finding at all, and the tests assert
+//! that (as the harness now fails on a soft finding unless `FUZZ_STRICT=0`).
 
 use crate::check::{self, Soft, NON_FINITE, SIZED_ON_ZERO};
 
@@ -39,23 +39,18 @@ fn run(name: &str, bytes: &[u8]) -> Soft {
     soft
 }
 
-/// The findings are those of issue 14 item 1 (non-finite figures, sizing on 0) and nothing
-/// else, and are reported.
-///
-/// TODO(issue 14 item 1): once number cells that are NaN, infinite, negative or out of range
-/// are unknowns, these cases have no finding: assert `soft.kinds.is_empty()` here (and make
-/// `FUZZ_STRICT` the default in `main.rs`).
+/// The case has no soft finding: since number cells that are NaN, infinite, negative or out
+/// of range are unknowns (issue 14), none of these gives a NaN or infinite figure or a sizing on
+/// 0 (each did on the code before: the kinds were [`NON_FINITE`] and [`SIZED_ON_ZERO`]).
 fn item_1_only(name: &str, soft: &Soft) {
     for (kind, (_, first)) in &soft.kinds {
-        assert!(
-            *kind == NON_FINITE || *kind == SIZED_ON_ZERO,
-            "{name}: unexpected finding {kind}: {first}"
-        );
-        eprintln!("{name}: soft (issue 14 item 1): {kind}: {first}");
+        eprintln!("{name}: soft finding: {kind}: {first}");
     }
-    if std::env::var_os("FUZZ_STRICT").is_some_and(|v| v == "1") {
-        assert!(soft.kinds.is_empty(), "{name}: {:?}", soft.kinds);
-    }
+    assert!(
+        soft.kinds.is_empty(),
+        "{name}: {:?} (the kinds issue 14 fixed were {NON_FINITE:?} and {SIZED_ON_ZERO:?})",
+        soft.kinds.keys().collect::<Vec<_>>()
+    );
 }
 
 /// Linux iostat, `r/s` of 40 digits (1e40 parses as a finite f64, but the figures built on
@@ -222,5 +217,59 @@ fn oswatcher_sample_interval_of_1e308_seconds_does_not_panic() {
     item_1_only(
         "oswatcher",
         &run("cel01_iostat_exadata-sample-interval.dat", &b),
+    );
+}
+
+/// AWR text 12.2, the `<1ms` share of `log file parallel write` in `Wait Event Histogram (up to
+/// 32 ms)` as `NaN`: the row is left out with a warning, so the event's histogram is the main
+/// table's (92.8 % below 512 µs, 7.2 % at or above) and its p95 lies in the open-ended bucket:
+/// `demand.log_write_p95` is `[0.512, inf]`, printed `[0.512, null]` and worded "p95 above
+/// 0.512 ms". The 10,000-case run of this session counted it (4 cases) as a non-finite figure;
+/// it is a bound by design (docs/json-schema.md: hi null = open bucket), so the check now
+/// allows `+inf` as the upper edge of a `*_p95` pair. Minimal case: `Number(At(720308030),
+/// Nan)` on this corpus file.
+#[test]
+fn awr_text_p95_in_the_open_bucket_is_a_bound_not_a_finding() {
+    let Some(b) = mutant(
+        "../shared/corpus/awr/jasmin-bpsc-12.2.0.1-aix-single-awrrpt.txt",
+        "log file parallel write     7482  92.8   5.7",
+        "log file parallel write     7482  NaN   5.7",
+    ) else {
+        return;
+    };
+    item_1_only(
+        "awr_text",
+        &run("jasmin-bpsc-12.2.0.1-aix-single-awrrpt.txt", &b),
+    );
+}
+
+/// esxtop batch CSV whose header lost a cell (the second, `Memory Overcommit`) and two lines:
+/// every counter is read one column to the left, and the rows still fit the header (the
+/// header's trailing junk cell is now a value, the rows' last value a filler), so no count of
+/// cells can tell. The front end then has `Commands/sec` 0 beside 1,000 reads/s and 400
+/// writes/s, and is sized on 0. Found by this session's 10,000-case run with every soft check
+/// hard (after 281 cases); minimal case below. A known soft finding, left open (a total below
+/// the sum of its parts should make the file suspect: docs/reliability.md, "The second run"):
+/// the test holds the hard properties and that the finding is the sizing on 0 and nothing
+/// else, so a fix shows here as the finding gone.
+#[test]
+fn esxtop_csv_header_missing_a_cell_is_sized_on_0_a_known_soft_finding() {
+    use crate::mutate::{apply, At, Mutation};
+    let path = crate::seeds::root().join("fixtures/esxtop/esxtop-default-small.csv");
+    let b = apply(
+        &std::fs::read(path).expect("the fixture"),
+        &[
+            Mutation::DeleteLine(At(858993460)),
+            Mutation::ShiftColumns(At(0), false),
+            Mutation::DeleteLine(At(1073741824)),
+        ],
+    );
+    let soft = run("esxtop-default-small.csv", &b);
+    let kinds: Vec<&str> = soft.kinds.keys().copied().collect();
+    assert_eq!(kinds, [SIZED_ON_ZERO], "{:?}", soft.kinds);
+    let (_, first) = &soft.kinds[SIZED_ON_ZERO];
+    assert!(
+        first.contains("virtual[0].recommendation.required_iops = 0"),
+        "{first}"
     );
 }

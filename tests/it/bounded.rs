@@ -2,7 +2,7 @@
 //! the command line; one oversized file fails alone and the rest of the batch is read.
 
 use crate::common::{root, sizer, stderr, stdout};
-use std::io::Write;
+use std::io::{Read as _, Write};
 
 fn tmpdir(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("bounded-it-{name}-{}", std::process::id()));
@@ -152,4 +152,148 @@ fn a_gzip_bomb_of_text_is_refused_without_buffering_it_under_the_default_caps() 
         stderr(&o)
     );
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// Runs `sizer ARGS…` with standard input fed by `feed` on its own thread (it may write until
+/// the pipe closes); `None` when sizer is still running after 60 s (it is then killed).
+fn sizer_fed(
+    args: &[&str],
+    feed: impl FnOnce(std::process::ChildStdin) + Send + 'static,
+) -> Option<std::process::Output> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sizer"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let sin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || feed(sin));
+    // Drained while it runs, so a large report cannot block it on a full pipe.
+    let drain = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut v);
+            }
+            v
+        })
+    };
+    let out = drain(child.stdout.take().map(|r| Box::new(r) as _));
+    let err = drain(child.stderr.take().map(|r| Box::new(r) as _));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    Some(std::process::Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    })
+}
+
+/// Writes `bytes` then closes the pipe (a write error, sizer having stopped reading, is fine).
+fn once(bytes: Vec<u8>) -> impl FnOnce(std::process::ChildStdin) + Send + 'static {
+    move |mut sin| {
+        let _ = sin.write_all(&bytes);
+    }
+}
+
+#[test]
+fn standard_input_is_read_under_the_caps_of_the_command_line() {
+    // `-` was read whole, up to 4 GiB, whatever --max-file-size said. The 19c fixture is
+    // larger than 1 KiB (1,024 bytes): refused at that cap, read without it (3,150.22
+    // required IOPS, as in the goldens).
+    let awr = std::fs::read(root().join("fixtures/awr/awrrpt_19c_small.html")).unwrap();
+    assert!(awr.len() > 1024);
+    let o = sizer_fed(
+        &["analyze", "--max-file-size", "1K", "-"],
+        once(awr.clone()),
+    )
+    .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("sizer: -: standard input is more than the cap of 1 KiB (--max-file-size)"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sizer_fed(&["analyze", "-f", "json", "-"], once(awr)).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("3150.22"));
+
+    // An endless stream under --max-file-size 100K stops at the cap (the old read went on
+    // to 4 GiB): the writer writes until sizer closes the pipe.
+    let endless = |mut sin: std::process::ChildStdin| {
+        let chunk = b"zzz ***Mon Nov 30 08:00:00 UTC 2026\n".repeat(2000);
+        while sin.write_all(&chunk).is_ok() {}
+    };
+    let o = sizer_fed(&["analyze", "--max-file-size", "100K", "-"], endless)
+        .expect("sizer stopped reading at the cap");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard input is more than the cap of 100 KiB (--max-file-size)"),
+        "{}",
+        stderr(&o)
+    );
+
+    // gzip on standard input is decompressed as it is read, under --max-decompressed-size:
+    // the iostat fixture gzip'd (its second report: 200 + 100 + 10 = 310 IOPS), then the same
+    // under a cap of 100 bytes, and 64 MiB of text lines under 1M.
+    let text = std::fs::read(root().join("fixtures/iostat/x-12.3-flush-iso-N.txt")).unwrap();
+    let zip = |chunk: &[u8], times: usize| {
+        let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        for _ in 0..times {
+            z.write_all(chunk).unwrap();
+        }
+        z.finish().unwrap()
+    };
+    let log = zip(&text, 1);
+    let o = sizer_fed(&["analyze", "-f", "json", "-"], once(log.clone())).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["hosts"][0]["statistics"]["total_iops"]["avg"], 310.0);
+    let o = sizer_fed(
+        &["analyze", "--max-decompressed-size", "100", "-"],
+        once(log),
+    )
+    .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "the decompressed gzip data is more than the cap of 100 bytes (--max-decompressed-size)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let bomb = zip(&b"not a report at all, just text\n".repeat(1 << 15), 64);
+    let o = sizer_fed(
+        &["analyze", "--max-decompressed-size", "1M", "-"],
+        once(bomb),
+    )
+    .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("more than the cap of 1 MiB (--max-decompressed-size)"),
+        "{}",
+        stderr(&o)
+    );
+    // A gzip stream cut short is a gzip error, named.
+    let mut cut = zip(&text, 1);
+    cut.truncate(cut.len() / 2);
+    let o = sizer_fed(&["analyze", "-"], once(cut)).unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("sizer: -: "), "{}", stderr(&o));
+    assert!(stderr(&o).contains("gzip"), "{}", stderr(&o));
 }

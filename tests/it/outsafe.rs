@@ -221,6 +221,112 @@ fn planted_links_at_the_old_temporary_names_are_never_followed() {
     assert_eq!(n, 3, "victim, planted link, r.md");
 }
 
+/// The temporary files (`.NAME.XXXXXX.tmp`) in `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.') && n.ends_with(".tmp"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_removes_the_temporary_output_and_leaves_the_target_as_it_was() {
+    // A signal ended the process without running destructors, so the temporary file of `-o`
+    // stayed behind. Here sizer reads an AWR report from a pipe kept open (half of it
+    // written), so it is still reading when the signal comes; the report's temporary file
+    // exists by then (it is created before the inputs are read). Each signal ends it with
+    // 128 + its number and removes the temporary file; an existing target keeps its bytes,
+    // and a new one is not created.
+    let half = {
+        let b = std::fs::read(root().join(GOOD_19C)).unwrap();
+        b[..b.len() / 2].to_vec()
+    };
+    for (sig, code, existing) in [("INT", 130, true), ("TERM", 143, false), ("HUP", 129, true)] {
+        let d = tmp();
+        let out = d.path().join("report.md");
+        if existing {
+            std::fs::write(&out, "the old report").unwrap();
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sizer"))
+            .args(["analyze", "-", "-o", "report.md"])
+            .current_dir(d.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut sin = child.stdin.take().unwrap();
+        sin.write_all(&half).unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while temporaries(d.path()).is_empty() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "SIG{sig}: no temporary file after 30 s"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(temporaries(d.path()).len(), 1, "SIG{sig}");
+        let killed = Command::new("kill")
+            .args([&format!("-{sig}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let o = child.wait_with_output().unwrap();
+        drop(sin);
+        assert_eq!(
+            o.status.code(),
+            Some(code),
+            "SIG{sig}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert_eq!(temporaries(d.path()), Vec::<String>::new(), "SIG{sig}");
+        if existing {
+            assert_eq!(std::fs::read_to_string(&out).unwrap(), "the old report");
+        } else {
+            assert!(!out.exists(), "SIG{sig}: {} was created", out.display());
+        }
+        assert_eq!(
+            std::fs::read_dir(d.path()).unwrap().count(),
+            usize::from(existing)
+        );
+    }
+}
+
+#[test]
+fn an_output_that_cannot_be_written_fails_before_the_inputs_are_read() {
+    // The temporary file is created first: a missing directory fails at once, even while
+    // standard input is still open (the pipe is never written to nor closed here).
+    let d = tmp();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sizer"))
+        .args(["analyze", "-", "-o", "missing/report.md"])
+        .current_dir(d.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let sin = child.stdin.take().unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("sizer waited for standard input before failing on its output");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let o = child.wait_with_output().unwrap();
+    drop(sin);
+    assert_exit(&o, 1);
+    assert!(
+        stderr(&o).contains("cannot write missing/report.md"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 use std::io::Write as _;
 
 // ---- Non-regular inputs and standard input ----

@@ -210,8 +210,13 @@ fn times_with(banner: Option<&str>, stamps: &[Stamp], chosen: Option<DateOrder>)
                 let mut at = d0.and_time(t);
                 if let Some(l) = last {
                     // The clock went backwards: a new day (sar past midnight).
-                    while at < l - Duration::minutes(5) && !r.summary {
-                        at += Duration::days(1);
+                    // Checked: dates from the file may sit at the end of chrono's range.
+                    let floor = l.checked_sub_signed(Duration::minutes(5)).unwrap_or(l);
+                    while at < floor && !r.summary {
+                        match at.checked_add_signed(Duration::days(1)) {
+                            Some(next) => at = next,
+                            None => break,
+                        }
                     }
                 }
                 day = Some(at.date());

@@ -249,29 +249,26 @@ impl Reader {
         let n = sub.reports.len();
         let whole = sub.reports.first().is_some_and(|r| r.since_boot) || n >= OSW_COUNT;
         let step = stated.unwrap_or(1.0);
+        let mut out_of_range = 0usize;
         for (k, mut r) in sub.reports.into_iter().enumerate() {
             r.line += offset;
             r.interval_s = stated;
             if r.time.is_none() {
                 if let Some(t0) = t0 {
                     let own = r.timestamp.as_deref().and_then(stamp_time_of_day);
-                    r.time = Some(match own {
-                        Some(tod) => {
-                            let mut at = t0.date().and_time(tod);
-                            if at < t0 - Duration::minutes(1) {
-                                at += Duration::days(1);
-                            }
-                            at
-                        }
+                    r.time = match own {
+                        Some(tod) => Some(next_time_of_day(t0, tod)),
                         None => {
                             let i = if whole {
                                 k
                             } else {
                                 OSW_COUNT.saturating_sub(n) + k
                             };
-                            t0 + Duration::milliseconds((i as f64 * step * 1000.0).round() as i64)
+                            let at = after_seconds(t0, i as f64 * step);
+                            out_of_range += usize::from(at.is_none());
+                            at
                         }
-                    });
+                    };
                 }
             }
             if r.timestamp.is_none() {
@@ -279,5 +276,36 @@ impl Reader {
             }
             self.held.push(r);
         }
+        if out_of_range > 0 {
+            self.log.warn(format!(
+                "line {marker_no}: {out_of_range} report(s) of the marker '{}' would be timed out \
+                 of the date range (the marker's time plus the stated sample interval): their \
+                 time is unknown",
+                clip(mtext, CLIP_UNIX)
+            ));
+        }
     }
+}
+
+/// The first `tod` at or after a minute before `t0` (a report's own time of day after its
+/// marker, past midnight the next day); `t0`'s own day when the next one is out of chrono's
+/// range.
+fn next_time_of_day(t0: NaiveDateTime, tod: NaiveTime) -> NaiveDateTime {
+    let at = t0.date().and_time(tod);
+    match t0.checked_sub_signed(Duration::minutes(1)) {
+        Some(before) if at < before => at.checked_add_signed(Duration::days(1)).unwrap_or(at),
+        _ => at,
+    }
+}
+
+/// `t0` plus `secs` seconds (a count of sample intervals stated in the file), to the
+/// millisecond; `None` when `secs` is not finite or the sum is out of chrono's range (a
+/// `Sample interval: 1e308` would make `t0 + Duration` panic).
+fn after_seconds(t0: NaiveDateTime, secs: f64) -> Option<NaiveDateTime> {
+    let ms = (secs * 1000.0).round();
+    // i64::MAX as f64 rounds up to 2^63, so `<` keeps the cast exact and in range.
+    if !ms.is_finite() || ms.abs() >= i64::MAX as f64 {
+        return None;
+    }
+    t0.checked_add_signed(Duration::try_milliseconds(ms as i64)?)
 }

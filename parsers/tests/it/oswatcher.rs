@@ -226,6 +226,40 @@ fn exadata_cell_sample_interval_and_own_times() {
     assert_eq!(log.header.as_ref().unwrap().host, "cel01.example.com");
 }
 
+/// A `Sample interval` beyond chrono's range (`1e308` s, or `1e13` s: about 317,000 years, past
+/// chrono's ±262,143) made the report times `t0 + Duration::milliseconds(…)` overflow and panic
+/// (`NaiveDateTime + TimeDelta overflowed`) on the code before issue 14's checked arithmetic. The
+/// marker's time is kept; the times of its reports that would be past the range are unknown,
+/// with a warning naming the marker line; the other blocks keep their times.
+#[test]
+fn a_sample_interval_beyond_the_date_range_gives_unknown_times_not_a_panic() {
+    let text = String::from_utf8(bytes(LINUX)).unwrap();
+    for interval in ["1e308", "1e13"] {
+        let marker = "zzz ***Mon Nov 30 08:00:00 UTC 2026";
+        assert!(text.contains(marker));
+        let mutant = text.replacen(
+            marker,
+            &format!("{marker} Sample interval: {interval} seconds"),
+            1,
+        );
+        let log = parse_bytes(mutant.as_bytes()).unwrap_or_else(|e| panic!("{interval}: {e}"));
+        // Each block is the last third of `iostat -xk 1 3`: its one report is the third
+        // sample, 2 intervals after its marker. Line 6's: 2 × 1e308 s (or 2·10^13 s), out of
+        // range; the next two blocks state no interval (1 s): 08:00:30 + 2 s, 08:01:00 + 2 s.
+        assert_eq!(
+            times(&log),
+            vec!["", "2026-11-30 08:00:32", "2026-11-30 08:01:02"],
+            "{interval}"
+        );
+        let w = log
+            .warnings
+            .iter()
+            .find(|w| w.contains("line 6") && w.contains("out of the date range"))
+            .unwrap_or_else(|| panic!("{interval}: no warning in {:?}", log.warnings));
+        assert!(w.contains(interval), "{w}");
+    }
+}
+
 #[test]
 fn bad_blocks_are_counted_with_archive_lines() {
     let text = "Linux OSWbb v8.1.2 h\n\
