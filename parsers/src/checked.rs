@@ -62,6 +62,7 @@ impl<'a> Checked<'a> {
     /// Keeps `v` when it is a value in `range`, else records why and makes it unknown. Returns
     /// whether it was refused. `place` names the column or series, `at` where in it this cell is
     /// (kept for the first refused cell of the place).
+    #[inline]
     fn check(
         &mut self,
         v: &mut Option<f64>,
@@ -72,26 +73,32 @@ impl<'a> Checked<'a> {
         let Some(x) = *v else { return false };
         // The cell text is formatted only for a refused value: formatting every accepted one
         // made the checked sink cost more than the iostat reader itself.
-        match num::value(x, "", range).map_err(|_| num::value(x, &shown(x), range)) {
+        match num::value(x, "", range) {
             Ok(ok) => {
                 *v = Some(ok);
                 false
             }
-            Err(refused) => {
-                let why = refused.err().unwrap_or_default();
+            Err(_) => {
                 *v = None;
-                let place = place();
-                match self.refused.iter_mut().find(|r| r.place == place) {
-                    Some(r) => r.count += 1,
-                    None => self.refused.push(Refused {
-                        place,
-                        first_at: at(),
-                        first: why,
-                        count: 1,
-                    }),
-                }
+                self.refuse(x, range, place(), at);
                 true
             }
+        }
+    }
+
+    /// Records a refused value `x` of `place` (cold: the accepted path stays small enough to
+    /// inline into every caller).
+    #[cold]
+    fn refuse(&mut self, x: f64, range: Range, place: String, at: &dyn Fn() -> String) {
+        let why = num::value(x, &shown(x), range).err().unwrap_or_default();
+        match self.refused.iter_mut().find(|r| r.place == place) {
+            Some(r) => r.count += 1,
+            None => self.refused.push(Refused {
+                place,
+                first_at: at(),
+                first: why,
+                count: 1,
+            }),
         }
     }
 
