@@ -68,7 +68,7 @@ pub fn value(v: f64, cell: &str, range: Range) -> Result<f64, String> {
         Range::Signed { percent } => (percent, true),
     };
     // The accepted value, checked without touching the cell (this runs for every number of
-    // every log: trimming the cell first cost 6 % of an iostat run, `docs/performance.md`).
+    // every log: trimming the cell first cost 10 % of an iostat run, `docs/performance.md`).
     if v.is_finite() && v.abs() <= MAX_VALUE && (signed || v >= 0.0) && !(percent && v > 100.0) {
         // `-0` reads as 0.
         return Ok(v + 0.0);
