@@ -259,10 +259,12 @@ pub(crate) fn cluster(
     let begin = times.iter().min().copied();
     let end = times.iter().max().copied();
 
-    let build = |front: bool| -> Option<(Side, Totals)> {
+    // Samples per side (back, front) whose total contradicted its read + write parts.
+    let mut contradicted = [0usize; 2];
+    let mut build = |front: bool| -> Option<(Side, Totals)> {
         let (basis, series) = pick(&all, front)?;
         let mut t = side_totals(&series);
-        complete(&mut t);
+        contradicted[usize::from(front)] = complete(&mut t);
         let samples = t.len();
         Some((
             Side {
@@ -275,6 +277,30 @@ pub(crate) fn cluster(
     };
     let front = build(true);
     let back = build(false);
+    for (side, n, of) in [
+        (
+            "front end",
+            contradicted[1],
+            front.as_ref().map_or(0, |f| f.0.samples),
+        ),
+        (
+            "back end",
+            contradicted[0],
+            back.as_ref().map_or(0, |b| b.0.samples),
+        ),
+    ] {
+        if n > 0 {
+            warnings.push(Warning {
+                id: "total_below_parts".into(),
+                message: format!(
+                    "{side}: in {n} of {of} samples the total (IOPS or MB/s) is below reads + \
+                     writes by more than 1 %, which a total of every command cannot be: the \
+                     file's columns may be read one off (a header cell missing?); those totals \
+                     are unknown and not sized on"
+                ),
+            });
+        }
+    }
     let (host_cpu, busy) = host_cpu(srcs.iter().map(|s| &s.log), front.as_ref().map(|f| &f.1));
     let avg = |side: &Option<(Side, Totals)>, m: &str| {
         side.as_ref()

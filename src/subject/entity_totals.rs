@@ -199,9 +199,46 @@ pub(crate) fn side_totals(series: &[&Series]) -> Totals {
         .collect()
 }
 
-/// Adds `total_iops` (read + write) and total bytes/s where a side has the split only.
-pub(crate) fn complete(t: &mut Totals) {
+/// A total below the sum of its parts by more than this share, and by more than
+/// [`TOTAL_SLACK_ABS`] (the rounding of printed rates), contradicts them: a total counts every
+/// command (esxtop `Commands/sec` = reads + writes + other commands), so it is never below
+/// reads + writes. Seen when a header lost a cell and every counter was read one column off.
+pub(crate) const TOTAL_SLACK_SHARE: f64 = 0.01;
+/// See [`TOTAL_SLACK_SHARE`]: 0.5 IOPS or B/s.
+pub(crate) const TOTAL_SLACK_ABS: f64 = 0.5;
+
+/// Adds `total_iops` (read + write) and total bytes/s where a side has the split only, and
+/// makes a total unknown in a sample where it is below its read + write parts
+/// ([`TOTAL_SLACK_SHARE`]). Returns how many samples had such a total.
+pub(crate) fn complete(t: &mut Totals) -> usize {
+    let mut contradicted = 0;
     for vals in t.values_mut() {
+        let mut bad = false;
+        for (total, read, write) in [
+            (Measure::TotalIops, Measure::ReadIops, Measure::WriteIops),
+            (
+                Measure::TotalBytesPerS,
+                Measure::ReadBytesPerS,
+                Measure::WriteBytesPerS,
+            ),
+        ] {
+            if let (Some(tot), Some(r), Some(w)) = (
+                vals.get(&total).copied(),
+                vals.get(&read).copied(),
+                vals.get(&write).copied(),
+            ) {
+                let parts = r + w;
+                if tot < parts * (1.0 - TOTAL_SLACK_SHARE) && parts - tot > TOTAL_SLACK_ABS {
+                    vals.remove(&total);
+                    bad = true;
+                }
+            }
+        }
+        contradicted += usize::from(bad);
+        if bad {
+            // The parts are as doubtful as the total: nothing of this sample is completed.
+            continue;
+        }
         if !vals.contains_key(&Measure::TotalIops) {
             if let (Some(r), Some(w)) = (
                 vals.get(&Measure::ReadIops).copied(),
@@ -219,6 +256,7 @@ pub(crate) fn complete(t: &mut Totals) {
             }
         }
     }
+    contradicted
 }
 
 pub(crate) fn side_stats(t: &Totals) -> BTreeMap<String, SeriesStats> {
@@ -351,4 +389,36 @@ pub(crate) fn pick<'a>(all: &[&'a Series], front: bool) -> Option<(String, Vec<&
         return Some((basis, v));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(vals: &[(Measure, f64)]) -> Totals {
+        let mut t = Totals::new();
+        t.insert((None, 0), vals.iter().copied().collect());
+        t
+    }
+
+    #[test]
+    fn a_total_below_its_parts_is_unknown_and_counted() {
+        use Measure::*;
+        // 0.01 commands/s beside 1,200 reads/s + 800 writes/s (a header one cell short): the
+        // total is unknown, and the sample is counted.
+        let mut t = sample(&[(TotalIops, 0.01), (ReadIops, 1200.0), (WriteIops, 800.0)]);
+        assert_eq!(complete(&mut t), 1);
+        assert_eq!(t[&(None, 0)].get(&TotalIops), None);
+        // 1,985 against 2,000 is 0.75 % below, within the 1 % of rounding: kept.
+        let mut t = sample(&[(TotalIops, 1985.0), (ReadIops, 1200.0), (WriteIops, 800.0)]);
+        assert_eq!(complete(&mut t), 0);
+        assert_eq!(t[&(None, 0)].get(&TotalIops), Some(&1985.0));
+        // 0.4 against 0.8 is half, but only 0.4 IOPS: rounding of small printed rates, kept.
+        let mut t = sample(&[(TotalIops, 0.4), (ReadIops, 0.4), (WriteIops, 0.4)]);
+        assert_eq!(complete(&mut t), 0);
+        // No total: it is completed as read + write (1,200 + 800 = 2,000).
+        let mut t = sample(&[(ReadIops, 1200.0), (WriteIops, 800.0)]);
+        assert_eq!(complete(&mut t), 0);
+        assert_eq!(t[&(None, 0)].get(&TotalIops), Some(&2000.0));
+    }
 }
