@@ -38,7 +38,8 @@ pub(crate) fn unit_name(u: Unit) -> &'static str {
 /// `3 drives`, `1 volume`.
 fn units(count: u32, unit: Unit) -> String {
     format!(
-        "{count} {}{}",
+        "{} {}{}",
+        fmt_num(f64::from(count), 0),
         unit_name(unit),
         if count == 1 { "" } else { "s" }
     )
@@ -457,17 +458,22 @@ fn flash_words(x: &FlashVsHdd) -> String {
     if x.hdd_drives <= x.flash_drives {
         return format!(
             "Flash vs 15K for the same load: `{}` needs {} drives and `{}` {} drives ({} and {} for the IOPS alone): the load is too small for the drive count to differ (RAID minimums or capacity set both); {claim}.",
-            x.flash_tier, x.flash_drives, x.hdd_tier, x.hdd_drives, x.flash_for_iops, x.hdd_for_iops
+            x.flash_tier,
+            fmt_num(f64::from(x.flash_drives), 0),
+            x.hdd_tier,
+            fmt_num(f64::from(x.hdd_drives), 0),
+            fmt_num(f64::from(x.flash_for_iops), 0),
+            fmt_num(f64::from(x.hdd_for_iops), 0)
         );
     }
     let ratio = f64::from(x.hdd_drives) / f64::from(x.flash_drives.max(1));
     format!(
         "Flash vs 15K for the same load: `{}` needs {} drives, `{}` {} drives: {} more drive slots ({}× the drives) for 15K; {claim}.",
         x.flash_tier,
-        x.flash_drives,
+        fmt_num(f64::from(x.flash_drives), 0),
         x.hdd_tier,
-        x.hdd_drives,
-        x.hdd_drives - x.flash_drives,
+        fmt_num(f64::from(x.hdd_drives), 0),
+        fmt_num(f64::from(x.hdd_drives - x.flash_drives), 0),
         fmt_num(ratio, 1)
     )
 }

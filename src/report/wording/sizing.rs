@@ -234,7 +234,9 @@ impl Display for Infeasible {
             ),
             Infeasible::DrivesOverMax { drives, max_drives } => write!(
                 f,
-                "needs {drives} drives > max_drives {max_drives} ([onprem] in sizing.toml)"
+                "needs {} drives > max_drives {} ([onprem] in sizing.toml)",
+                fmt_num(*drives as f64, 0),
+                fmt_num(*max_drives as f64, 0)
             ),
             Infeasible::NotAttachable { instance, source } => {
                 write!(f, "{instance} cannot attach this tier ({source})")
