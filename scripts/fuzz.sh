@@ -18,8 +18,8 @@
 #                    CARGO_PROFILE_DEV_OPT_LEVEL=3 builds the dev profile optimised, reusing the
 #                    dev dependencies, which are built at opt-level 2: overflow checks and debug
 #                    assertions stay on)
-#   FUZZ_STRICT      which soft findings fail the case: by default a NaN or infinite figure and
-#                    an unlocated section error (a sizing on 0 is counted); "1" all, "0" none
+#   FUZZ_STRICT      whether the soft findings (a NaN or infinite figure, a sizing on 0, an
+#                    unlocated section error) fail the case: by default they do; "0" counts them
 #
 # A failure (panic, invalid JSON, an unnamed error, and the soft findings FUZZ_STRICT makes
 # hard) stops that parser's run and prints the minimal case proptest shrank it to; the other

@@ -295,8 +295,8 @@ pub(crate) fn cluster(
                 message: format!(
                     "{side}: in {n} of {of} samples the total (IOPS or MB/s) is below reads + \
                      writes by more than 1 %, which a total of every command cannot be: the \
-                     file's columns may be read one off (a header cell missing?); those totals \
-                     are unknown and not sized on"
+                     file's columns may be read one off (a header cell missing?), so the side's \
+                     totals are unknown and not sized on"
                 ),
             });
         }

@@ -207,9 +207,10 @@ pub(crate) const TOTAL_SLACK_SHARE: f64 = 0.01;
 /// See [`TOTAL_SLACK_SHARE`]: 0.5 IOPS or B/s.
 pub(crate) const TOTAL_SLACK_ABS: f64 = 0.5;
 
-/// Adds `total_iops` (read + write) and total bytes/s where a side has the split only, and
-/// makes a total unknown in a sample where it is below its read + write parts
-/// ([`TOTAL_SLACK_SHARE`]). Returns how many samples had such a total.
+/// Adds `total_iops` (read + write) and total bytes/s where a side has the split only. When a
+/// total is below its read + write parts in any sample ([`TOTAL_SLACK_SHARE`]), the columns of
+/// the whole side are suspect (read one off), so its totals are unknown in every sample: one
+/// sample left with a total would be sized alone. Returns how many samples had such a total.
 pub(crate) fn complete(t: &mut Totals) -> usize {
     let mut contradicted = 0;
     for vals in t.values_mut() {
@@ -254,6 +255,12 @@ pub(crate) fn complete(t: &mut Totals) -> usize {
             ) {
                 vals.insert(Measure::TotalBytesPerS, r + w);
             }
+        }
+    }
+    if contradicted > 0 {
+        for vals in t.values_mut() {
+            vals.remove(&Measure::TotalIops);
+            vals.remove(&Measure::TotalBytesPerS);
         }
     }
     contradicted
@@ -399,6 +406,23 @@ mod tests {
         let mut t = Totals::new();
         t.insert((None, 0), vals.iter().copied().collect());
         t
+    }
+
+    #[test]
+    fn one_total_below_its_parts_makes_every_total_of_the_side_unknown() {
+        use Measure::*;
+        // A sample of all zeros (consistent) and one with 0.01 commands/s beside 2,000 reads +
+        // writes: the side's columns are suspect, so neither keeps a total (the zeros alone
+        // would be sized on 0).
+        let mut t = sample(&[(TotalIops, 0.0), (ReadIops, 0.0), (WriteIops, 0.0)]);
+        t.insert(
+            (None, 1),
+            [(TotalIops, 0.01), (ReadIops, 1200.0), (WriteIops, 800.0)]
+                .into_iter()
+                .collect(),
+        );
+        assert_eq!(complete(&mut t), 1);
+        assert!(t.values().all(|v| !v.contains_key(&TotalIops)));
     }
 
     #[test]

@@ -7,9 +7,9 @@
 //! - a parse error has a message; a pipeline failure names the file and its reason;
 //! - the JSON is valid JSON.
 //!
-//! Soft (counted per kind; since issue 14's number-cells change turned NaN, inf, negative and
-//! out-of-range cells into unknowns, the first and the last fail the case unless
-//! `FUZZ_STRICT=0`, the second only under `FUZZ_STRICT=1`: `hard_kinds` in `main.rs`):
+//! Soft (counted per kind; since issue 14 made NaN, inf, negative and out-of-range cells
+//! unknowns and a side whose totals contradict their parts unsized, each fails the case unless
+//! `FUZZ_STRICT=0`: `hard_kinds` in `main.rs`):
 //! - a figure the JSON renders is NaN or infinite (`serde_json` would print it as `null`, which
 //!   reads as unknown: [`crate::finite`] walks the same values);
 //! - a recommendation sized on 0, or on a required or sized IOPS that is not a finite number;

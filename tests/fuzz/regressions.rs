@@ -266,3 +266,22 @@ fn esxtop_csv_header_missing_a_cell_is_not_sized_on_0() {
     let soft = run("esxtop-default-small.csv", &b);
     assert!(soft.kinds.is_empty(), "{:?}", soft.kinds);
 }
+
+/// The same header one cell short, with the first data row duplicated: the copy of esxtop's
+/// first sample (all 0, consistent) survived as the only sample with a total once the shifted
+/// samples' totals were unknown, and was sized on 0 (found by the strict 10,000-case run after
+/// the fix above). Now one contradicted total makes every total of the side unknown.
+#[test]
+fn esxtop_csv_header_one_short_with_a_duplicated_first_row_is_not_sized_on_0() {
+    use crate::mutate::{apply, At, Mutation};
+    let path = crate::seeds::root().join("fixtures/esxtop/esxtop-default-small.csv");
+    let b = apply(
+        &std::fs::read(path).expect("the fixture"),
+        &[
+            Mutation::DuplicateLine(At(858993460)),
+            Mutation::ShiftColumns(At(0), false),
+        ],
+    );
+    let soft = run("esxtop-default-small.csv", &b);
+    assert!(soft.kinds.is_empty(), "{:?}", soft.kinds);
+}
