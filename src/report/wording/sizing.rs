@@ -235,7 +235,7 @@ impl Display for Infeasible {
             Infeasible::DrivesOverMax { drives, max_drives } => write!(
                 f,
                 "needs {} drives > max_drives {} ([onprem] in sizing.toml)",
-                fmt_num(*drives as f64, 0),
+                fmt_num(*drives, 0),
                 fmt_num(*max_drives as f64, 0)
             ),
             Infeasible::NotAttachable { instance, source } => {
