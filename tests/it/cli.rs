@@ -5,9 +5,9 @@
 //! each fixture.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use crate::common::{root, sizer, stderr, stdout};
+use crate::common::{assert_exit, root, sizer, stderr, stdout};
 
 use serde_json::Value;
 
@@ -43,19 +43,6 @@ const BAD: [(&str, &[&str]); 5] = [
         ],
     ),
 ];
-
-#[track_caller]
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit status {:?}\n--- stderr:\n{}\n--- stdout (head):\n{}",
-        o.status,
-        stderr(o),
-        stdout(o).chars().take(2000).collect::<String>()
-    );
-    assert!(!stderr(o).contains("panicked"), "panic: {}", stderr(o));
-}
 
 /// Markdown with every run of spaces collapsed, so comfy-table's padding does not matter:
 /// `| Read IOPS      |  2,400.12 |` → `| Read IOPS | 2,400.12 |`.

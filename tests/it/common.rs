@@ -69,3 +69,18 @@ pub fn json_of(path: &Path) -> (serde_json::Value, serde_json::Value) {
     let doc: serde_json::Value = serde_json::from_slice(&buf).expect("JSON");
     (doc["reports"][0].clone(), doc["databases"][0].clone())
 }
+
+/// Asserts that `o` exited with `code` and did not panic, showing the exit, the stderr and the
+/// head of the stdout when it did not.
+#[track_caller]
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "exit status {:?}\n--- stderr:\n{}\n--- stdout (head):\n{}",
+        o.status,
+        stderr(o),
+        stdout(o).chars().take(2000).collect::<String>()
+    );
+    assert!(!stderr(o).contains("panicked"), "panic: {}", stderr(o));
+}

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{root, stderr, stdout};
+use crate::common::{assert_exit, root, stderr, stdout};
 
 const GOOD_19C: &str = "fixtures/awr/awrrpt_19c_small.html";
 const IOSTAT: &str = "fixtures/iostat/x-12.3-flush-iso-N.txt";
@@ -17,19 +17,6 @@ fn sizer_in(dir: &Path, args: &[&str]) -> Output {
         .current_dir(dir)
         .output()
         .expect("run sizer")
-}
-
-#[track_caller]
-fn assert_exit(o: &Output, code: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit {:?}\n--- stderr:\n{}\n--- stdout:\n{}",
-        o.status,
-        stderr(o),
-        stdout(o).chars().take(2000).collect::<String>()
-    );
-    assert!(!stderr(o).contains("panicked"), "{}", stderr(o));
 }
 
 fn tmp() -> tempfile::TempDir {

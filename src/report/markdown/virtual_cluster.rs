@@ -80,14 +80,7 @@ pub(crate) fn write_virtual(
                 writeln!(out, "**{title}**: {} ({} samples).\n", s.basis, s.samples)?;
                 let mut t = table(&["Figure", "Average", "p95", "p99", "Max", "Peak at"]);
                 for (k, st) in ordered(&s.statistics) {
-                    t.add_row(vec![
-                        virt_label(k),
-                        opt_num(st.avg, 2),
-                        opt_num(st.p95, 2),
-                        opt_num(st.p99, 2),
-                        opt_num(st.max, 2),
-                        when_or_dash(&st.peak_end),
-                    ]);
+                    t.add_row(stats_row(virt_label(k), st));
                 }
                 right(&mut t, &[1, 2, 3, 4]);
                 writeln!(out, "{t}\n")?;
@@ -301,14 +294,7 @@ fn write_host_cpu(
     }
     writeln!(out, ".\n")?;
     let mut t = table(&["Figure", "Average", "p95", "p99", "Max", "Peak at"]);
-    t.add_row(vec![
-        "host CPU busy, %".to_string(),
-        opt_num(st.avg, 2),
-        opt_num(st.p95, 2),
-        opt_num(st.p99, 2),
-        opt_num(st.max, 2),
-        when_or_dash(&st.peak_end),
-    ]);
+    t.add_row(stats_row("host CPU busy, %".to_string(), st));
     right(&mut t, &[1, 2, 3, 4]);
     writeln!(out, "{t}\n")?;
     if let Some(busy) = v.demand.host_cpu_busy_pct {
@@ -343,4 +329,17 @@ fn write_host_cpu(
     }
     right(&mut t, &[1, 2, 3]);
     writeln!(out, "{t}\n")
+}
+
+/// One row of a statistics table: `label`, average, p95, p99, max (2 decimals) and the time of
+/// the peak.
+fn stats_row(label: String, st: &crate::model::series::SeriesStats) -> Vec<String> {
+    vec![
+        label,
+        opt_num(st.avg, 2),
+        opt_num(st.p95, 2),
+        opt_num(st.p99, 2),
+        opt_num(st.max, 2),
+        when_or_dash(&st.peak_end),
+    ]
 }
