@@ -240,7 +240,9 @@ pub struct DeviceReport {
 /// | iostat `-o JSON` `avg-cpu`, `sadf -j` `cpu-load` | `idle` | `iowait` | `user`/`usr`, `nice`, `system`/`sys`, `steal`, … |
 /// | nmon `CPU_ALL` | `Idle%` | `Wait%` | `User%`, `Sys%`, … |
 /// | AIX `iostat` `tty:` line | `% idle` | `% iowait` | `% user`, `% sys`, `physc`, `% entc` |
-/// | Solaris `iostat -c` | `id` | `wt` (always 0 on Solaris 10+) | `us`, `sy` |
+/// | Solaris `iostat -c` | `id` | `wt` (not used: always 0 on Solaris 10+) | `us`, `sy` |
+/// | AIX, HP-UX `sar -u` | `%idle` | `%wio` | `%usr`, `%sys`, `physc`, `%entc` |
+/// | Solaris `sar -u` | `%idle` | `%wio` (not used on SunOS 5.10 and later: always 0) | `%usr`, `%sys` |
 ///
 /// - busy % = 100 − idle − iowait: every share that is neither idle nor IO wait (IO wait is idle
 ///   time with IO outstanding, as AWR's `IOWAIT_TIME` is part of `IDLE_TIME`; `%steal`, time a
@@ -269,6 +271,26 @@ impl CpuUtil {
     /// The same with the format's own names of the idle and IO-wait columns (nmon `CPU_ALL`:
     /// `Idle%`, `Wait%`).
     pub fn from_named(values: Vec<(String, Option<f64>)>, idle: &str, iowait: &str) -> CpuUtil {
+        CpuUtil::read(values, idle, iowait, true)
+    }
+
+    /// The same where the IO-wait column is printed but not measured (Solaris 10 and later
+    /// print `wt` / `%wio` as 0 always): busy % = 100 − idle − the printed column (its 0, so
+    /// 100 − idle), IO wait unknown. The column is kept in [`CpuUtil::values`] as printed.
+    pub fn with_unmeasured_iowait(
+        values: Vec<(String, Option<f64>)>,
+        idle: &str,
+        iowait: &str,
+    ) -> CpuUtil {
+        CpuUtil::read(values, idle, iowait, false)
+    }
+
+    fn read(
+        values: Vec<(String, Option<f64>)>,
+        idle: &str,
+        iowait: &str,
+        iowait_measured: bool,
+    ) -> CpuUtil {
         let get = |n: &str| values.iter().find(|(c, _)| c == n).and_then(|(_, v)| *v);
         let idle = get(idle);
         let iowait = get(iowait);
@@ -278,7 +300,7 @@ impl CpuUtil {
         };
         CpuUtil {
             busy_pct: busy,
-            iowait_pct: iowait,
+            iowait_pct: iowait.filter(|_| iowait_measured),
             values,
         }
     }

@@ -261,6 +261,20 @@ struct State {
     cpu_rows: Vec<(Option<String>, CpuUtil)>,
 }
 
+/// The warning for a SunOS 5.10+ `sar -u` table, whose `%wio` is printed but not measured.
+const WIO_UNMEASURED: &str = "host CPU %wio is printed but not used: SunOS 5.10 (Solaris 10) and later always print it as 0 (OpenSolaris perf-discuss, quoted at https://prefetch.net/blog/2005/06/12/mpstats-wi-wait-on-io-statistic), so the IO wait is unknown; busy = 100 − %idle";
+
+/// True for a `SunOS` banner of release 5.10 (Solaris 10) or later, whose `%wio` is always 0.
+fn sunos_10_or_later(h: Option<&SystemHeader>) -> bool {
+    h.is_some_and(|h| {
+        h.sysname.eq_ignore_ascii_case("SunOS")
+            && h.kernel
+                .split_once('.')
+                .and_then(|(maj, min)| Some((maj.parse::<u32>().ok()?, min.parse::<u32>().ok()?)))
+                .is_some_and(|v| v >= (5, 10))
+    })
+}
+
 /// Gives each report the `sar -u` row of its time (the first not yet used: a log of several
 /// days prints each time once a day, in order), the summary report the `Average:` row.
 fn attach_cpu(reports: &mut [DeviceReport], rows: &mut Vec<(Option<String>, CpuUtil)>) {
@@ -413,7 +427,11 @@ fn read_lines<L: AsRef<str>>(
             }
             Some(t) if t.kind.is_none() => {
                 if t.cpu {
-                    if let Some(row) = table::cpu_row(t, &toks) {
+                    let wio_measured = !sunos_10_or_later(st.log.header.as_ref());
+                    if let Some(row) = table::cpu_row(t, &toks, wio_measured) {
+                        if !wio_measured && t.columns.iter().any(|c| c == "%wio") {
+                            st.log.warn(WIO_UNMEASURED.to_string());
+                        }
                         st.cpu_rows.push(row);
                     }
                 }

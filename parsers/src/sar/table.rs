@@ -84,8 +84,12 @@ pub(super) struct Held {
 /// A table: a header and what its rows leave until the next header.
 pub(super) struct Table {
     pub(super) kind: Option<Kind>,
-    /// A `sar -u` table (`CPU %user … %idle`): its `all` rows become the reports' CPU.
+    /// A `sar -u` table (`CPU %user … %idle`, or the UNIX `%usr %sys %wio %idle`): its `all`
+    /// rows (UNIX: every row) become the reports' CPU.
     pub(super) cpu: bool,
+    /// The CPU table has a `CPU` column (Linux `all`, AIX `sar -P ALL` `-`): rows carry a CPU
+    /// label before their values.
+    pub(super) cpu_label: bool,
     pub(super) columns: Vec<String>,
     pub(super) line: usize,
     pub(super) text: String,
@@ -112,11 +116,13 @@ pub(super) fn new_table(
     line: &str,
 ) -> Table {
     let kind = table_kind(rest);
-    let cpu = kind.is_none() && rest.contains(&"CPU") && rest.contains(&"%idle");
+    let cpu_label = rest.iter().any(|t| t.eq_ignore_ascii_case("CPU"));
+    let unix_cpu = !cpu_label && rest.contains(&"%usr") && rest.contains(&"%wio");
+    let cpu = kind.is_none() && rest.contains(&"%idle") && (cpu_label || unix_cpu);
     let columns: Vec<String> = match kind {
         None if cpu => rest
             .iter()
-            .filter(|t| **t != "CPU")
+            .filter(|t| !t.eq_ignore_ascii_case("CPU"))
             .map(|t| t.to_string())
             .collect(),
         Some(Kind::Dev { .. }) => rest
@@ -153,6 +159,7 @@ pub(super) fn new_table(
     Table {
         kind,
         cpu,
+        cpu_label,
         columns,
         line: no,
         text: clip(line.trim(), CLIP_SYSSTAT),
@@ -212,19 +219,36 @@ pub(super) fn stamp_of(toks: &[&str]) -> Stamp {
 }
 
 /// A `sar -u` row of all CPUs (`10:00:01  all  5.00  0.00  2.00  1.00  0.00  92.00`, or the
-/// `Average:` row): `(time as printed, or None for a summary, the CPU)`. Rows of single CPUs
-/// (`sar -P`), and rows whose values do not match the header, give `None`. Percentages read a
-/// decimal comma as a point (they have no thousands).
-pub(super) fn cpu_row(t: &Table, toks: &[&str]) -> Option<(Option<String>, CpuUtil)> {
+/// `Average:` row; UNIX: `08:20:00  0  0  0  99` and `Average  0  2  0  98`, AIX `sar -P ALL`
+/// labels the system-wide row `-`): `(time as printed, or None for a summary, the CPU)`. Rows of
+/// single CPUs (`sar -P`), and rows whose values do not match the header, give `None`.
+/// Percentages read a decimal comma as a point (they have no thousands). The IO wait is
+/// `%iowait` (Linux) or `%wio` (UNIX), left unknown when `wio_measured` is false (SunOS 5.10 and
+/// later print `%wio` as 0 always: see [`crate::disk::CpuUtil`]).
+pub(super) fn cpu_row(
+    t: &Table,
+    toks: &[&str],
+    wio_measured: bool,
+) -> Option<(Option<String>, CpuUtil)> {
     let (time, rest) = if let Some((k, _)) = time_prefix(toks) {
         (Some(toks[..k].join(" ")), &toks[k..])
     } else if let Some(k) = colon_label(toks) {
         (None, &toks[k..])
+    } else if !t.cpu_label && toks.first().is_some_and(|x| bare_label(x)) {
+        (None, &toks[1..])
     } else {
         return None;
     };
-    let (label, vals) = rest.split_first()?;
-    if !label.eq_ignore_ascii_case("all") || vals.len() != t.columns.len() {
+    let vals = if t.cpu_label {
+        let (label, vals) = rest.split_first()?;
+        if !(label.eq_ignore_ascii_case("all") || *label == "-") {
+            return None;
+        }
+        vals
+    } else {
+        rest
+    };
+    if vals.len() != t.columns.len() {
         return None;
     }
     let values = t
@@ -233,7 +257,18 @@ pub(super) fn cpu_row(t: &Table, toks: &[&str]) -> Option<(Option<String>, CpuUt
         .zip(vals)
         .map(|(c, v)| (c.clone(), v.replace(',', ".").parse::<f64>().ok()))
         .collect();
-    Some((time, CpuUtil::from_columns(values)))
+    Some((
+        time,
+        if t.columns.iter().any(|c| c == "%wio") {
+            if wio_measured {
+                CpuUtil::from_named(values, "%idle", "%wio")
+            } else {
+                CpuUtil::with_unmeasured_iowait(values, "%idle", "%wio")
+            }
+        } else {
+            CpuUtil::from_columns(values)
+        },
+    ))
 }
 
 /// Splits a disk-table row, or says why it is left out.

@@ -98,7 +98,8 @@
 //! `https://prefetch.net/blog/2005/06/12/mpstats-wi-wait-on-io-statistic`), and Oracle's
 //! `iostat(1M)` page says the I/O wait time is no longer calculated as a percentage of CPU time
 //! (Oracle Solaris 11.2 reference, `https://docs.oracle.com/cd/E56344_01/html/E54077/iostat-1m.html`,
-//! entry `wt`). So a Solaris 10+ iowait of 0 is as printed, not measured. Device names are taken verbatim (they may
+//! entry `wt`). An iostat log prints no release, so its IO wait is unknown (a warning says why),
+//! never the printed 0. Device names are taken verbatim (they may
 //! hold `(`, `:` or `/`: `sol:vold(pid1533)`, `host:/export`); `-C` controller totals (`c4`, a
 //! `c` and digits only) have [`DeviceSample::group`] set. `-T d` date lines (`Tue Sep 24
 //! 16:28:03 PDT 2013`) and `-T u` epoch lines start a report: the text is kept in `timestamp`

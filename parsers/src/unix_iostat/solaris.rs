@@ -81,12 +81,16 @@ pub(super) fn sol_cpu_header(t: &str) -> Option<Vec<String>> {
         .then(|| toks.iter().map(|x| x.to_string()).collect())
 }
 
+/// The warning for a log whose CPU columns print `wt`, which is not measured.
+const WT_UNMEASURED: &str = "host CPU wt is printed but not used: Solaris 10 and later always print it as 0 (OpenSolaris perf-discuss, quoted at https://prefetch.net/blog/2005/06/12/mpstats-wi-wait-on-io-statistic) and iostat prints no release, so the IO wait is unknown; busy = 100 − id − wt";
+
 /// The host CPU from Solaris tty/CPU columns (`names` and `cells` in printed order), by name:
 /// `us` (user), `sy` (system), `wt` (wait for I/O), `id` (idle), percent of time (`iostat(1M)`);
 /// `tin`/`tout` (tty characters) are not CPU and are left out. Busy % = 100 − `id` − `wt`
-/// (= `us` + `sy`), iowait % = `wt` ([`CpuUtil::from_named`]). Solaris 10 and later always
-/// print `wt` as 0 (see the module docs): the iowait is then 0 as printed, not measured. A
-/// cell that is not a number is unknown, never 0.
+/// (= `us` + `sy`). Solaris 10 and later always print `wt` as 0 (see the module docs), and an
+/// iostat log does not say its release, so the IO wait is unknown
+/// ([`CpuUtil::with_unmeasured_iowait`]); `wt` is kept as printed. A cell that is not a number
+/// is unknown, never 0.
 pub(super) fn sol_cpu<'a>(
     names: impl Iterator<Item = &'a String>,
     cells: impl Iterator<Item = &'a str>,
@@ -96,7 +100,7 @@ pub(super) fn sol_cpu<'a>(
         .filter(|(c, _)| matches!(c.as_str(), "us" | "sy" | "wt" | "id"))
         .map(|(c, v)| (c.clone(), number(v, Scale::Decimal).ok().flatten()))
         .collect();
-    CpuUtil::from_named(values, "id", "wt")
+    CpuUtil::with_unmeasured_iowait(values, "id", "wt")
 }
 
 /// True when the text holds Solaris/illumos `iostat -x` output: a header naming `r/s`, `w/s`,
@@ -371,6 +375,9 @@ fn solaris_lines<L: AsRef<str>>(
         }
         let r = cur.as_mut().expect("opened");
         if let Some(c) = row_cpu.or_else(|| pending_cpu.take()) {
+            if c.values.iter().any(|(n, _)| n == "wt") {
+                log.warn(WT_UNMEASURED.to_string());
+            }
             r.cpu.get_or_insert(c);
         }
         r.devices.push(DeviceSample {

@@ -250,16 +250,23 @@ fn solaris_corpus_xtc_first_row() {
     // iostat/solaris-illumos-iostat-xzn-EXCERPTS.txt lines 38-39 (excerpt E, Solaris `iostat -xtc`):
     // `device       r/s    w/s   kr/s   kw/s wait actv  svc_t  %w  %b  tin tout  us sy wt id`
     // `fd0          0.0    0.0    0.0    0.0  0.0  0.0    0.0   0   0    0    0   0  0  0 100`
-    // us 0, sy 0, wt 0, id 100: busy = 100 − 100 − 0 = 0, iowait 0 (as printed); fd0 keeps
-    // only its own columns.
+    // us 0, sy 0, wt 0, id 100: busy = 100 − 100 − 0 = 0; iowait unknown (Solaris 10+ print wt
+    // as 0 always and iostat prints no release: the printed 0 is kept in the values, and a
+    // warning says why); fd0 keeps only its own columns.
     let Some(l) = corpus("iostat/solaris-illumos-iostat-xzn-EXCERPTS.txt") else {
         return;
     };
     let e = l.reports.iter().find(|r| has_device(r, "nfs49")).unwrap();
     let c = cpu(e);
     close(c.busy_pct, 0.0, "busy E");
-    close(c.iowait_pct, 0.0, "wt E");
+    assert_eq!(c.iowait_pct, None, "wt is not measured on Solaris 10+");
+    close(col(c, "wt"), 0.0, "wt E as printed");
     close(col(c, "id"), 100.0, "id E");
+    assert!(
+        l.warnings.iter().any(|w| w.contains("wt is printed but not used")),
+        "{:?}",
+        l.warnings
+    );
     assert_eq!(
         c.values.len(),
         4,
@@ -285,8 +292,56 @@ fn solaris_fixture_xnc_cpu_block_before_the_devices() {
     assert!(l.reports[0].since_boot);
     let c = cpu(&l.reports[1]);
     close(c.busy_pct, 82.0, "busy 1");
-    close(c.iowait_pct, 0.0, "wt 1");
+    assert_eq!(c.iowait_pct, None, "wt 1: not measured");
     close(col(c, "us"), 61.0, "us 1");
+}
+
+#[test]
+fn solaris_sar_u_cpu_with_its_wio_unmeasured() {
+    // iostat/solaris-11.3-sar-A.txt line 2: `SunOS ala52s01 5.11 11.3 sun4v    05/26/2017`;
+    // line 4: `08:00:00    %usr    %sys    %wio   %idle` (the UNIX `sar -u` table, no CPU
+    // column); line 5: `08:20:00  0  0  0  99`: busy = 100 − 99 − 0 = 1; line 19:
+    // `13:00:01  0  9  0  91`, the peak (busy 9); line 36: `Average  0  2  0  98` (a bare label).
+    // SunOS 5.11 ≥ 5.10: %wio is printed as 0 always, so the IO wait is unknown.
+    let Some(l) = corpus("iostat/solaris-11.3-sar-A.txt") else {
+        return;
+    };
+    let first = cpu(&l.reports[0]);
+    assert_eq!(l.reports[0].timestamp.as_deref(), Some("08:20:00"));
+    close(first.busy_pct, 1.0, "busy 08:20:00");
+    assert_eq!(first.iowait_pct, None);
+    close(col(first, "%wio"), 0.0, "%wio as printed");
+    close(col(first, "%usr"), 0.0, "%usr");
+    let busy: Vec<f64> = l
+        .reports
+        .iter()
+        .filter(|r| !r.summary)
+        .filter_map(|r| r.cpu.as_ref().and_then(|c| c.busy_pct))
+        .collect();
+    assert_eq!(busy.len(), 30, "every interval 08:20:00 … 18:00:00 has its CPU");
+    // Mean of 100 − %idle over lines 5-34 (awk): 66 / 30 = 2.2; max 9 (13:00:01, idle 91).
+    close(Some(busy.iter().sum::<f64>() / 30.0), 2.2, "mean busy");
+    close(busy.iter().copied().reduce(f64::max), 9.0, "max busy");
+    let avg = l.reports.iter().find(|r| r.summary).unwrap();
+    close(cpu(avg).busy_pct, 2.0, "Average: 100 − 98 − 0");
+    assert!(
+        l.warnings.iter().any(|w| w.contains("%wio is printed but not used")),
+        "{:?}",
+        l.warnings
+    );
+}
+
+#[test]
+fn aix_sar_u_wio_is_measured() {
+    // An AIX `sar -u` table (`%usr %sys %wio %idle physc %entc`): %wio is a real figure on AIX.
+    // busy = 100 − 80.0 − 5.0 = 15; iowait 5.
+    let text = "\nAIX host1 1 7 00F93CFF4C00    01/02/24\n\n                System configuration: lcpu=8 ent=0.40 mode=Uncapped\n\n                10:00:00    %usr    %sys    %wio   %idle   physc   %entc\n                10:00:10      10       5       5      80    0.20    50.0\n\n                Average       10       5       5      80    0.20    50.0\n\n                10:00:00     device    %busy    avque    r+w/s    Kbs/s   avwait   avserv\n                10:00:10     hdisk0       10      0.0       20      160      0.0      2.0\n\n                Average      hdisk0       10      0.0       20      160      0.0      2.0\n";
+    let l = sizer_parsers::sar::parse(text).unwrap();
+    let c = cpu(&l.reports[0]);
+    close(c.busy_pct, 15.0, "busy");
+    close(c.iowait_pct, 5.0, "%wio");
+    close(col(c, "physc"), 0.2, "physc");
+    assert!(l.warnings.iter().all(|w| !w.contains("%wio")), "{:?}", l.warnings);
 }
 
 #[test]

@@ -256,6 +256,17 @@ pub(crate) fn write_host(
             };
             if cpu.known() {
                 writeln!(out, "{cpu}\n")?;
+            } else if let Some(n) = h
+                .statistics
+                .get("host_cpu_busy_pct")
+                .map(|s| s.n)
+                .filter(|n| *n > 0)
+            {
+                writeln!(
+                    out,
+                    "Host CPU in the interval closest to the sizing figure: not printed (the log prints a CPU in {n} of its {} intervals), so the CPU rules are not evaluated.\n",
+                    h.intervals
+                )?;
             }
             write_recommendation(out, r)?;
         }
