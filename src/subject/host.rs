@@ -140,6 +140,11 @@ pub struct HostAnalysis {
     pub intervals: usize,
     /// Median interval length, seconds.
     pub interval_s: Option<f64>,
+    /// Shortest and longest interval lengths as counted (a gap counts as the median), seconds;
+    /// `None` when no length is known.
+    pub interval_s_min: Option<f64>,
+    /// See [`HostAnalysis::interval_s_min`].
+    pub interval_s_max: Option<f64>,
     /// Which devices make the host total.
     pub selection: String,
     /// Statistics of the host totals, keyed by figure ([`FIGURES`]).
@@ -742,6 +747,31 @@ pub(crate) fn host(
         x.0.and_then(|t| seconds_before(t, l.or(med).unwrap_or(0.0)))
     });
     let end = series.iter().rev().find_map(|x| x.0);
+    // Intervals whose own lengths are printed (sadf, sar) can leave time between them that no
+    // gap above detects (a restart, a collection stopped and started): the window then spans
+    // more than the intervals cover.
+    if gaps.is_empty() && series.iter().all(|x| x.0.is_some()) && lens.iter().all(Option::is_some) {
+        if let (Some(b), Some(e)) = (begin, end) {
+            let window = (e - b).num_milliseconds() as f64 / 1000.0;
+            let covered: f64 = lens.iter().flatten().sum();
+            if window - covered > (3.0 * med.unwrap_or(0.0)).max(0.1 * window) {
+                warnings.push(Warning {
+                    id: "window_not_covered".into(),
+                    message: format!(
+                        "the {} interval(s) cover {} s of the {} s window{}: the rest (a restart, a pause between collections) is not in the log, and nothing is known of it",
+                        series.len(),
+                        crate::warning::fmt_grouped(covered, 0),
+                        crate::warning::fmt_grouped(window, 0),
+                        if window >= 120.0 {
+                            format!(" ({})", fmt_s(window))
+                        } else {
+                            String::new()
+                        }
+                    ),
+                });
+            }
+        }
+    }
     let intervals = series.len();
     // Moved, not copied: a day of 1-second intervals is 86,400 rows.
     let out_series = series
@@ -757,6 +787,8 @@ pub(crate) fn host(
         end: iso(end),
         intervals,
         interval_s: med,
+        interval_s_min: lens.iter().flatten().copied().reduce(f64::min),
+        interval_s_max: lens.iter().flatten().copied().reduce(f64::max),
         selection: dev.selection.describe(),
         statistics,
         devices,

@@ -563,3 +563,46 @@ fn gzipped_solaris_iostat_reads_as_the_plain_log() {
     assert_eq!(b["sources"][0]["format"], "solaris_iostat");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sadf_d_intervals_unequal_and_apart_are_stated() {
+    // sysstat-tests/tests/expected.sadf-d: `sar -b` rows (lines 231-234, 671) at 13:20:19,
+    // 13:20:29, 13:20:39, 13:20:49 and 13:54:35, with printed intervals 31, 31, 39, 22, 31 s.
+    // Covered: 31 + 31 + 39 + 22 + 31 = 154 s. Window: the first interval begins 31 s before
+    // 13:20:19 (13:19:48) and the last ends 13:54:35: 34 min 47 s = 2,087 s. 2,087 − 154 =
+    // 1,933 s > max(3 × 31, 208.7): the window is not covered.
+    let Some(p) = corpus("sysstat-tests/tests/expected.sadf-d") else {
+        return;
+    };
+    let ps = p.to_str().unwrap();
+    let d = json(&[ps]);
+    let h = &d["hosts"][0];
+    assert_eq!(
+        (
+            h["interval_s"].as_f64(),
+            h["interval_s_min"].as_f64(),
+            h["interval_s_max"].as_f64()
+        ),
+        (Some(31.0), Some(22.0), Some(39.0))
+    );
+    let w = h["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["id"] == "window_not_covered")
+        .expect("window_not_covered");
+    assert!(
+        w["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the 5 interval(s) cover 154 s of the 2,087 s window (35 min)"),
+        "{w}"
+    );
+    // The 13:20:39 interval's `sar -b` row (all 0.00) disagrees with its devices, so r/s and
+    // w/s are known in 4 of the 5 intervals: the table says so beside their averages.
+    assert_eq!(h["statistics"]["write_iops"]["n"], 4);
+    assert_eq!(h["statistics"]["total_iops"]["n"], 5);
+    let md = String::from_utf8(sizer(&["analyze", ps]).stdout).unwrap();
+    assert!(md.contains("5 interval(s) of 22–39 s (median 31 s)"), "{md}");
+    assert!(md.contains("| w/s (4 of 5 intervals) "), "{md}");
+}

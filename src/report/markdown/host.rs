@@ -29,6 +29,18 @@ pub(crate) fn host_figure_label(f: &str) -> &'static str {
     }
 }
 
+/// ` of 31 s`, or ` of 22–39 s (median 31 s)` when the lengths differ; empty when unknown.
+fn interval_text(h: &crate::subject::host::HostAnalysis) -> String {
+    let s = |v: f64| fmt_num(v, if v.fract() == 0.0 { 0 } else { 1 });
+    match (h.interval_s, h.interval_s_min, h.interval_s_max) {
+        (Some(m), Some(lo), Some(hi)) if s(lo) != s(hi) => {
+            format!(" of {}–{} s (median {} s)", s(lo), s(hi), s(m))
+        }
+        (Some(m), _, _) => format!(" of {} s", s(m)),
+        _ => String::new(),
+    }
+}
+
 pub(crate) fn write_host(
     out: &mut dyn Write,
     h: &crate::subject::host::HostAnalysis,
@@ -97,9 +109,7 @@ pub(crate) fn write_host(
             _ => "No time stamps in the log (iostat without -t)".to_string(),
         },
         h.intervals,
-        h.interval_s
-            .map(|s| format!(" of {} s", fmt_num(s, if s.fract() == 0.0 { 0 } else { 1 })))
-            .unwrap_or_default(),
+        interval_text(h),
         h.selection
     )?;
     writeln!(out, "## Host totals\n")?;
@@ -111,8 +121,16 @@ pub(crate) fn write_host(
         if st.n == 0 {
             continue;
         }
+        // A figure known in fewer intervals than the host total is averaged over those only:
+        // say so, or its average can read above the total's.
+        let label = match h.statistics.get("total_iops").map(|t| t.n) {
+            Some(total) if st.n < total => {
+                format!("{} ({} of {total} intervals)", host_figure_label(f), st.n)
+            }
+            _ => host_figure_label(f).to_string(),
+        };
         t.add_row(vec![
-            host_figure_label(f).to_string(),
+            label,
             opt_num(st.avg, 2),
             opt_num(st.p50, 2),
             opt_num(st.p95, 2),
