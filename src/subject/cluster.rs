@@ -549,6 +549,8 @@ pub(crate) fn cluster(
             id: "cannot_size".into(),
             message: if have.is_empty() {
                 "cannot size: no front-end figures (no VM-level entity: cluster-domclient, host-domclient, VMConsumption, virtual-machine, esxtop Virtual Disk or HCIBench results)".into()
+            } else if contradicted[1] > 0 {
+                "cannot size: the front end's totals contradict its reads and writes (total_below_parts), so no total IOPS is trusted".into()
             } else {
                 format!(
                     "cannot size: the front end has {} but no total IOPS (read and write IOPS both, or a total, are needed)",

@@ -54,7 +54,7 @@ pub const SIZED_ON_ZERO: &str = "recommendation sized on 0 or a non-number (issu
 /// Soft kind: a section error that names no line or section.
 pub const UNLOCATED: &str = "Section error naming no line or section";
 
-fn rules() -> &'static RuleSet {
+pub fn rules() -> &'static RuleSet {
     static RULES: OnceLock<RuleSet> = OnceLock::new();
     RULES.get_or_init(|| RuleSet::builtin().expect("the built-in rules load"))
 }

@@ -265,6 +265,22 @@ fn esxtop_csv_header_missing_a_cell_is_not_sized_on_0() {
     );
     let soft = run("esxtop-default-small.csv", &b);
     assert!(soft.kinds.is_empty(), "{:?}", soft.kinds);
+    // The answer says why it cannot size: the totals contradict their parts (not "no total").
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("esxtop-default-small.csv");
+    std::fs::write(&path, &b).expect("written");
+    let run = sizer::pipeline::run(&[path.as_path()], crate::check::rules(), &Default::default())
+        .expect("a run");
+    let mut json = Vec::new();
+    sizer::report::json(&run, &mut json).expect("JSON");
+    let text = String::from_utf8(json).expect("UTF-8");
+    assert!(text.contains("total_below_parts"), "{text}");
+    assert!(
+        text.contains(
+            "cannot size: the front end's totals contradict its reads and writes (total_below_parts)"
+        ),
+        "{text}"
+    );
 }
 
 /// The same header one cell short, with the first data row duplicated: the copy of esxtop's
