@@ -605,7 +605,8 @@ pub(crate) fn host(
             figures,
         });
     }
-    if !devices.iter().any(|d| d.included) && !devices.is_empty() {
+    // (With `sar -b` as the total, no device is meant to be in it: `no_whole_disks` says so.)
+    if !use_b && !devices.iter().any(|d| d.included) && !devices.is_empty() {
         warnings.push(Warning {
             id: "no_devices_selected".into(),
             message: format!(
@@ -789,7 +790,13 @@ pub(crate) fn host(
         interval_s: med,
         interval_s_min: lens.iter().flatten().copied().reduce(f64::min),
         interval_s_max: lens.iter().flatten().copied().reduce(f64::max),
-        selection: dev.selection.describe(),
+        selection: if use_b {
+            "`sar -b` (the kernel's total over every whole disk: no device listed is one)".to_string()
+        } else if use_alt {
+            "device-mapper and md devices (no whole disk is listed)".to_string()
+        } else {
+            dev.selection.describe()
+        },
         statistics,
         devices,
         size_on,

@@ -365,6 +365,10 @@ fn sar_with_only_dynamic_major_devices_falls_back_to_sar_b() {
     let doc = json(&[f.to_str().unwrap()]);
     let h = host(&doc, "hostname.example.com");
     assert!(warning_ids(h).contains(&"no_whole_disks".to_string()));
+    // One story: the total is `sar -b`, so "no device matches the selection: the host has no
+    // total" (which contradicted it) is not said, and the selection names `sar -b`.
+    assert!(!warning_ids(h).contains(&"no_devices_selected".to_string()));
+    assert!(h["selection"].as_str().unwrap().starts_with("`sar -b`"), "{}", h["selection"]);
     assert_eq!(h["intervals"], 6);
     assert_close(&h["statistics"]["total_iops"]["max"], 6.7, 1e-9);
     // bwrtn/s 993.60 blocks × 512 = 0.5087232 MB/s.
