@@ -123,7 +123,7 @@ pub fn detect(text: &str) -> Result<&'static dyn FormatParser, ParseError> {
         .any(|l| l.trim_start().starts_with("sysstat version "));
     let reason = if version_output {
         "sysstat's version output (`iostat -V`, `sar -V`): it holds no statistics".to_string()
-    } else if head.contains("<html") || head.contains("<!doctype html") {
+    } else if crate::awr::html::markup(&head) {
         "an HTML page without AWR report tables (no 'WORKLOAD REPOSITORY' heading): expected an Oracle AWR report".to_string()
     } else {
         "expected an Oracle AWR report (HTML or text, with a 'WORKLOAD REPOSITORY' heading), a Statspack report, an OS disk log (iostat, sar, sadf, nmon, OSWatcher) or a vSAN/ESXi export (vSAN performance JSON/SOAP, PowerCLI, telegraf, esxtop, HCIBench)"

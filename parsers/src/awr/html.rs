@@ -37,15 +37,28 @@ use crate::error::{Location, ParseError};
 use crate::html::{self, Document, Table};
 use crate::num::{self, Scale};
 
-/// Does this text look like an AWR HTML report? Cheap check on the first 256 KiB.
+/// Does this text look like an AWR HTML report? Cheap check on the first 256 KiB: markup (a
+/// line that starts with `<html`, `<!doctype`, `<head`, `<title` or `<table`, after spaces or a
+/// BOM: SQL\*Plus spool text may come first) and a `WORKLOAD REPOSITORY` heading or an `AWR`
+/// title. A tag quoted inside prose (a Markdown note about AWR's `<TABLE>` tags) is not markup.
 pub fn looks_like(text: &str) -> bool {
     let mut end = text.len().min(256 * 1024);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     let head = text[..end].to_ascii_lowercase();
-    let html = head.contains("<table") || head.contains("<html");
-    html && (head.contains("workload repository") || head.contains("<title>awr "))
+    markup(&head) && (head.contains("workload repository") || head.contains("<title>awr "))
+}
+
+/// True when lower-cased `head` has a line that starts with `<html`, `<!doctype`, `<head`,
+/// `<title` or `<table` (after spaces or a BOM): HTML markup, not a tag quoted in prose.
+pub(crate) fn markup(head: &str) -> bool {
+    head.lines().any(|l| {
+        let l = l.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        ["<html", "<!doctype", "<head", "<title", "<table"]
+            .iter()
+            .any(|t| l.starts_with(t))
+    })
 }
 
 fn norm(s: &str) -> String {

@@ -263,3 +263,23 @@ fn every_log_and_export_format_streams() {
         );
     }
 }
+
+#[test]
+fn a_markdown_note_quoting_awr_tags_is_not_an_awr_report() {
+    // fixtures/README.md describes the AWR fixtures: line 24 quotes
+    // `<h1 class="awr">WORKLOAD REPOSITORY report for</h1>`, lines 87 and 90 quote `<TABLE>` and
+    // `<HTML>` inside prose. No line starts with a tag, so it is not HTML, and no format reads
+    // it (before, the AWR HTML parser took it and failed on its "report header").
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("../fixtures/README.md")).unwrap();
+    assert!(text.contains("WORKLOAD REPOSITORY report for") && text.contains("<TABLE>"));
+    let e = registry::detect(&text).map(|p| p.info().id).unwrap_err();
+    assert!(
+        e.to_string().contains("expected an Oracle AWR report (HTML or text"),
+        "{e}"
+    );
+    // The same words as markup are an AWR page.
+    let html = "SQL> spool awr.html\n<html><head><title>AWR Report</title></head>\n\
+                <body><h1>WORKLOAD REPOSITORY report for</h1>\n<table></table></body></html>\n";
+    assert_eq!(registry::detect(html).map(|p| p.info().id).ok(), Some("awr_html"));
+}
