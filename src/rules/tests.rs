@@ -560,7 +560,8 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
     // raw capacity: SATA SSD RAID 10 at its 4-drive minimum (4 × 960e9 / 2^30 = 3,576 GiB)
     // beats NVMe RAID 10 (its smallest size, 4 × 1,920e9 / 2^30 = 7,153 GiB; the 7.68 TB size
     // would be 28,610 GiB), and SATA RAID 5 (5 drives) says why
-    // it lost. (The 24G SAS SSD has no sourced write rate: infeasible with 1.5 MB/s written.)
+    // it lost. The 24G SAS SSD (PM1653 7.68 TB, both rates sourced) is feasible at its RAID 10
+    // minimum of 4 but loses on raw capacity: 4 × 7,680e9 / 2^30 = 28,610 GiB.
     assert_eq!(
         platform(&r, "onprem").recommended.as_ref().unwrap().tier_id,
         "onprem.sata-ssd.raid10"
@@ -568,7 +569,16 @@ fn low_cache_hit_with_small_random_reads_prefers_efd() {
     let efd = option(&r, "onprem.sata-ssd.raid5");
     assert_eq!(efd.count, 5);
     assert_eq!(efd.rule_score, 1);
-    assert!(!option(&r, "onprem.efd.raid10").feasible);
+    let sas = option(&r, "onprem.efd.raid10");
+    assert!(sas.feasible);
+    assert_eq!(sas.count, 4);
+    assert_eq!(
+        sas.lost_because
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("no list prices: same unit count, more raw capacity (28,610 vs 3,576 GiB)")
+    );
     assert_eq!(
         efd.lost_because
             .as_ref()

@@ -140,20 +140,21 @@ fn sized_mb_s_above_the_front_end_ceiling_is_infeasible() {
 #[test]
 fn link_caps_the_24g_sas_ssd_and_unsourced_rates_make_a_tier_infeasible() {
     let rs = builtin();
-    let drive = |tier: &str| match &rs.tiers().iter().find(|t| t.id == tier).unwrap().spec {
-        TierSpec::DriveArray { drive, .. } => drive.clone(),
-        TierSpec::CloudVolume(_) => panic!("not an array"),
-    };
-    // KIOXIA PM7: 4,200 MB/s read on one SAS-4 lane of 2,400 MB/s → 2,400; no write figure.
-    let pm7 = drive("onprem.efd.raid10");
-    assert_close!(pm7.read_mb_s().unwrap(), 2_400.0);
-    assert_eq!(pm7.write_mb_s(), None);
+    let drive =
+        |rs: &RuleSet, tier: &str| match &rs.tiers().iter().find(|t| t.id == tier).unwrap().spec {
+            TierSpec::DriveArray { drive, .. } => drive.clone(),
+            TierSpec::CloudVolume(_) => panic!("not an array"),
+        };
+    // Samsung PM1653: 3,800 MB/s read and write on one SAS-4 lane of 2,400 MB/s → 2,400 each.
+    let sas = drive(&rs, "onprem.efd.raid10");
+    assert_close!(sas.read_mb_s().unwrap(), 2_400.0);
+    assert_close!(sas.write_mb_s().unwrap(), 2_400.0);
     // Kingston DC600M: 560 / 530 MB/s, below SATA's 600.
-    let sata = drive("onprem.sata-ssd.raid10");
+    let sata = drive(&rs, "onprem.sata-ssd.raid10");
     assert_close!(sata.read_mb_s().unwrap(), 560.0);
     assert_close!(sata.write_mb_s().unwrap(), 530.0);
-    // A read-only load: the PM7 is sized (2,300 × 1.3 = 2,990 / 2,400 = 1.25 → 2 drives);
-    // the 10K drive (no sourced rate) is infeasible; with writes, the PM7 is too.
+    // A read-only load: the SAS SSD is sized (2,300 × 1.3 = 2,990 / 2,400 = 1.25 → 2 drives);
+    // the 10K drive (no sourced rate) is infeasible.
     let mut d = heavy_scan();
     d.read_mb_s = Some(2_300.0);
     d.write_mb_s = Some(0.0);
@@ -166,8 +167,22 @@ fn link_caps_the_24g_sas_ssd_and_unsourced_rates_make_a_tier_infeasible() {
         }
         other => panic!("{other:?}"),
     }
+    // With writes the SAS SSD stays feasible now that its write rate is sourced:
+    // 10 × 1.3 × 2 (RAID 10) = 26 MB/s back end; ceil(2,990 / 2,400 + 26 / 2,400)
+    //   = ceil(1.2458 + 0.0108) = 2 drives.
     d.write_mb_s = Some(10.0);
     let r = recommend(&rs, &d, &onprem(30.0));
+    let o = option(&r, "onprem.efd.raid10");
+    assert!(o.feasible, "{:?}", o.infeasible_reason);
+    assert_eq!(o.drives_for_mb_s, Some(2));
+    // A write rate missing from a copy of the catalogue (here the SAS SSD's, removed) still
+    // makes the tier infeasible for that demand, naming the direction and its back-end MB/s.
+    let no_write = BUILTIN_TIERS_TOML.replacen("seq_write_mb_s = 3800\n", "", 1);
+    assert_ne!(no_write, BUILTIN_TIERS_TOML);
+    let rs2 = RuleSet::from_toml_strs(&no_write, "t.toml", BUILTIN_SIZING_TOML, "s.toml")
+        .expect("rules load");
+    assert_eq!(drive(&rs2, "onprem.efd.raid10").write_mb_s(), None);
+    let r = recommend(&rs2, &d, &onprem(30.0));
     match &option(&r, "onprem.efd.raid10").infeasible_reason {
         // 10 × 1.3 × 2 (RAID 10) = 26 MB/s of back-end writes.
         Some(Infeasible::DriveRateUnsourced { op, mb_s }) => {
@@ -176,6 +191,155 @@ fn link_caps_the_24g_sas_ssd_and_unsourced_rates_make_a_tier_infeasible() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// A scan-heavy demand on the 24G SAS SSD (PM1653 7.68 TB: 800,000 random-read IOPS, 3,800 MB/s
+/// each way capped at one 2,400 MB/s SAS-4 lane), no headroom: 40,000 reads/s and 10,000
+/// writes/s, 12,000 MB/s read and 1,000 MB/s written. Each layout's count is the largest of its
+/// IOPS, MB/s and capacity counts, at least the RAID minimum, in whole groups
+/// (src/rules/sizing/onprem.rs).
+fn sas_scan() -> Demand {
+    Demand {
+        required_iops: Some(50_000.0),
+        read_iops: Some(40_000.0),
+        write_iops: Some(10_000.0),
+        read_mb_s: Some(12_000.0),
+        write_mb_s: Some(1_000.0),
+        ..Demand::default()
+    }
+}
+
+#[test]
+fn sas_ssd_counts_meet_iops_mb_s_and_capacity_with_the_raid_factor() {
+    let r = recommend(&builtin(), &sas_scan(), &onprem(0.0));
+
+    // RAID 10 (penalty 2, pairs, min 4):
+    //   IOPS: (40,000 + 10,000 × 2) / 800,000 = 0.075 → 1;
+    //   MB/s: back-end read 12,000, write 1,000 × 2 = 2,000:
+    //         ceil(12,000 / 2,400 + 2,000 / 2,400) = ceil(5.8333) = 6;
+    //   capacity: not given; max(1, 6, min 4) = 6, already whole pairs → 6.
+    let o = option(&r, "onprem.efd.raid10");
+    assert!(o.feasible, "{:?}", o.infeasible_reason);
+    assert_eq!(o.drives_for_iops, Some(1));
+    assert_eq!(o.drives_for_mb_s, Some(6));
+    assert_eq!(o.drives_for_capacity, None);
+    assert_eq!(o.count, 6);
+    assert_eq!(o.drives_set_by, Some(DrivesSetBy::Throughput));
+    assert_close!(o.backend_iops.unwrap(), 60_000.0);
+    assert_close!(o.backend_mb_s.unwrap(), 14_000.0);
+    // Carried: 6 drives / ((12,000 / 2,400 + 2,000 / 2,400) / 13,000 front-end MB/s)
+    //   = 6 × 13,000 / 5.8333 = 13,371.43 MB/s ≥ 13,000 sized.
+    let carried_mb = 6.0 * 13_000.0 / (14_000.0 / 2_400.0);
+    assert_close!(carried_mb, 93_600.0 / 7.0); // = 78,000 × 2,400 / 14,000
+    assert_close!(o.throughput_mib_s.unwrap(), carried_mb * 1e6 / 1_048_576.0);
+    match &o.binding_limits[1] {
+        Binding::DriveThroughput {
+            drive_read_mb_s,
+            drive_write_mb_s,
+            backend_write_mb_s,
+            drives,
+            ..
+        } => {
+            // The lane's 2,400, not the drive's 3,800, in both directions.
+            assert_close!(*drive_read_mb_s, 2_400.0);
+            assert_close!(*drive_write_mb_s, 2_400.0);
+            assert_close!(*backend_write_mb_s, 2_000.0);
+            assert_close!(*drives, 6.0);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The link note says the lane caps the drive.
+    assert!(o.notes.iter().any(|n| {
+        let t = n.to_string();
+        t.contains("3,800") && t.contains("2,400")
+    }));
+
+    // RAID 5 (4+1, penalty 4, min 5):
+    //   IOPS: (40,000 + 10,000 × 4) / 800,000 = 0.1 → 1;
+    //   MB/s: (12,000 + 1,000 × 4) / 2,400 = 16,000 / 2,400 = 6.667 → 7;
+    //   max(1, 7, min 5) = 7 → whole 4+1 groups: ceil(7 / 5) × 5 = 10.
+    let o = option(&r, "onprem.efd.raid5");
+    assert_eq!(o.drives_for_iops, Some(1));
+    assert_eq!(o.drives_for_mb_s, Some(7));
+    assert_eq!(o.count, 10);
+    assert_eq!(o.drives_set_by, Some(DrivesSetBy::Throughput));
+    assert!(o
+        .binding_limits
+        .iter()
+        .any(|b| matches!(b, Binding::WholeGroups { from, .. } if (*from - 7.0).abs() < 1e-9)));
+
+    // RAID 6 (6+2, penalty 6, min 8):
+    //   MB/s: (12,000 + 1,000 × 6) / 2,400 = 7.5 → 8; max(1, 8, min 8) = 8 = one group.
+    //   (8 = the minimum, but the minimum does not exceed the MB/s count: set by MB/s.)
+    let o = option(&r, "onprem.efd.raid6");
+    assert_eq!(o.drives_for_mb_s, Some(8));
+    assert_eq!(o.count, 8);
+    assert_eq!(o.drives_set_by, Some(DrivesSetBy::Throughput));
+
+    // With 100,000 GiB the capacity count sets RAID 5: one 4+1 group holds
+    //   4 × 7,680e9 / 2^30 = 4 × 7,152.557 = 28,610.23 GiB;
+    //   ceil(100,000 / 28,610.23) = ceil(3.4953) = 4 groups = 20 drives > 7 for MB/s.
+    let mut big = sas_scan();
+    big.capacity_gib = Some(100_000.0);
+    let r = recommend(&builtin(), &big, &onprem(0.0));
+    let o = option(&r, "onprem.efd.raid5");
+    assert_eq!(o.drives_for_capacity, Some(20));
+    assert_eq!(o.drives_for_mb_s, Some(7));
+    assert_eq!(o.count, 20);
+    assert_eq!(o.drives_set_by, Some(DrivesSetBy::Capacity));
+    assert_close!(o.usable_gib, 4.0 * 4.0 * 7_680e9 / 1_073_741_824.0);
+}
+
+/// The on-premises choice rule of issue 13: "when a flash tier fits, the choice never lands on a
+/// tier that the IO report card grades worse than today's measured latency", checked with the
+/// SAS SSD tiers now feasible for a load that moves MB/s.
+#[test]
+fn with_sas_ssd_feasible_the_choice_keeps_measured_latency() {
+    // Exadata-like: 0.32 ms single-block reads, 0.5 ms log writes, 800 MB/s of scans.
+    let d = Demand {
+        single_block_read_ms: Some(0.32),
+        log_write_ms: Some(0.5),
+        avg_log_write_kib: Some(8.0),
+        ..sas_scan()
+    };
+    let r = recommend(&builtin(), &d, &onprem(30.0));
+    let rec = r.platforms[0]
+        .recommended
+        .as_ref()
+        .expect("a feasible array");
+    assert_eq!(rec.media, "ssd");
+    // The SAS SSD tiers are feasible and not avoided by the latency rule (0.15 ms class).
+    for t in ["onprem.efd.raid10", "onprem.efd.raid5", "onprem.efd.raid6"] {
+        let o = option(&r, t);
+        assert!(o.feasible, "{t}: {:?}", o.infeasible_reason);
+        assert!(
+            !o.avoided_by
+                .iter()
+                .any(|a| a == "keep-measured-latency-on-premises"),
+            "{t}: {:?}",
+            o.avoided_by
+        );
+    }
+    // The 15K tier would grade 0.32 ms reads worse (6 ms class): avoided by the rule.
+    assert!(option(&r, "onprem.hdd15k.raid10")
+        .avoided_by
+        .iter()
+        .any(|a| a == "keep-measured-latency-on-premises"));
+    // Every on-premises option the latency rule avoids is spinning, and none is chosen.
+    let p = &r.platforms[0];
+    for o in p.recommended.iter().chain(p.alternatives.iter()) {
+        if o.avoided_by
+            .iter()
+            .any(|a| a == "keep-measured-latency-on-premises")
+        {
+            assert_eq!(o.media, "hdd", "{}", o.tier_id);
+            assert_ne!(o.tier_id, rec.tier_id);
+        }
+    }
+    assert!(!rec
+        .avoided_by
+        .iter()
+        .any(|a| a == "keep-measured-latency-on-premises"));
 }
 
 #[test]
