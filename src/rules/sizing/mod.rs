@@ -37,9 +37,26 @@ pub(super) const MIB: f64 = 1_048_576.0;
 /// Tolerance for float comparisons against limits (IOPS, MiB/s, GiB).
 pub(super) const EPS: f64 = 1e-9;
 
-/// ceil that ignores float noise just above an integer (8.000000000001 → 8).
+/// ceil that ignores float noise just above an integer (8.000000000001 → 8), never below 0
+/// and never −0 (0 − ε rounds up to −0.0, which `max` may keep and a report prints as "-0";
+/// adding +0.0 makes it +0.0).
 pub(crate) fn ceil_eps(x: f64) -> f64 {
-    (x - 1e-9 * x.abs().max(1.0)).ceil().max(0.0)
+    (x - 1e-9 * x.abs().max(1.0)).ceil().max(0.0) + 0.0
+}
+
+#[cfg(test)]
+mod ceil_tests {
+    use super::ceil_eps;
+
+    #[test]
+    fn ceil_eps_of_zero_is_positive_zero() {
+        // A load of 0 IOPS needs 0 drives for its IOPS: printed "0", not "-0".
+        assert!(ceil_eps(0.0).is_sign_positive());
+        assert_eq!(format!("{}", ceil_eps(0.0)), "0");
+        assert_eq!(ceil_eps(8.000000000001), 8.0);
+        assert_eq!(ceil_eps(8.1), 9.0);
+        assert_eq!(ceil_eps(-3.0), 0.0);
+    }
 }
 
 /// MB/s (10^6 B/s) → MiB/s (2^20 B/s).
