@@ -71,7 +71,7 @@ pub enum ParseError {
     },
     /// The input is larger than a cap (`Limits` of the `input` module): on disk before it is opened,
     /// or, for gzip, once the stream decompresses past the cap (it is never buffered whole).
-    #[error("{what} is more than the cap of {} ({flag}); raise the cap with {flag} if the file is meant to be read", human_bytes(*.limit))]
+    #[error("{what} is more than the cap of {} ({flag}); raise the cap with {flag} if all of it is meant to be read", human_bytes(*.limit))]
     TooLarge {
         /// `the file` or `the decompressed gzip data`.
         what: &'static str,
