@@ -359,7 +359,7 @@ fn load_dir_type_error_names_file_line_and_key() {
             file, key, line, ..
         } => {
             assert!(file.ends_with("tiers.toml"), "{file}");
-            assert_eq!(key.as_deref(), Some("tier[18].price.gib_month"));
+            assert_eq!(key.as_deref(), Some("tier[15].price.gib_month"));
             let want = BUILTIN_TIERS_TOML
                 .lines()
                 .position(|l| l.starts_with("gib_month = 0.08"))
@@ -371,7 +371,7 @@ fn load_dir_type_error_names_file_line_and_key() {
     }
     let text = err.to_string();
     assert!(
-        text.contains("tiers.toml:") && text.contains("`tier[18].price.gib_month`"),
+        text.contains("tiers.toml:") && text.contains("`tier[15].price.gib_month`"),
         "{text}"
     );
     std::fs::remove_dir_all(&dir).ok();
@@ -408,7 +408,7 @@ fn load_dir_syntax_error_and_unknown_key_and_missing_source() {
     match RuleSet::load_dir(&dir).unwrap_err() {
         RulesError::Invalid { file, key, .. } => {
             assert!(file.ends_with("tiers.toml"));
-            assert_eq!(key, "tier[16].volume.source");
+            assert_eq!(key, "tier[13].volume.source");
         }
         other => panic!("expected Invalid, got {other:?}"),
     }

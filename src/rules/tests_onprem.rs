@@ -153,14 +153,29 @@ fn link_caps_the_24g_sas_ssd_and_unsourced_rates_make_a_tier_infeasible() {
     let sata = drive(&rs, "onprem.sata-ssd.raid10");
     assert_close!(sata.read_mb_s().unwrap(), 560.0);
     assert_close!(sata.write_mb_s().unwrap(), 530.0);
-    // A read-only load: the SAS SSD is sized (2,300 × 1.3 = 2,990 / 2,400 = 1.25 → 2 drives);
-    // the 10K drive (no sourced rate) is infeasible.
+    // A read-only load: the SAS SSD is sized (2,300 × 1.3 = 2,990 / 2,400 = 1.25 → 2 drives).
     let mut d = heavy_scan();
     d.read_mb_s = Some(2_300.0);
     d.write_mb_s = Some(0.0);
     let r = recommend(&rs, &d, &onprem(30.0));
     assert_eq!(option(&r, "onprem.efd.raid10").drives_for_mb_s, Some(2));
-    match &option(&r, "onprem.hdd10k.raid10").infeasible_reason {
+    // Every built-in drive class has a sourced rate (no 10K class is built in for want of one),
+    // so no built-in tier is infeasible for an unsourced rate.
+    assert!(r
+        .platforms
+        .iter()
+        .flat_map(|p| p.recommended.iter().chain(p.alternatives.iter()))
+        .all(|o| !matches!(
+            o.infeasible_reason,
+            Some(Infeasible::DriveRateUnsourced { .. })
+        )));
+    // A copy of the catalogue whose 7.2K drive lacks its read rate: that tier is infeasible for
+    // the read MB/s, with the direction and the back-end MB/s (2,300 × 1.3 = 2,990, no cache).
+    let no_read = BUILTIN_TIERS_TOML.replacen("seq_read_mb_s = 285\n", "", 1);
+    assert_ne!(no_read, BUILTIN_TIERS_TOML);
+    let rs3 = RuleSet::from_toml_strs(&no_read, "t.toml", BUILTIN_SIZING_TOML, "s.toml")
+        .expect("rules load");
+    match &option(&recommend(&rs3, &d, &onprem(30.0)), "onprem.hdd7k.raid10").infeasible_reason {
         Some(Infeasible::DriveRateUnsourced { op, mb_s }) => {
             assert_eq!(*op, IoKind::Read);
             assert_close!(*mb_s, 2_990.0);

@@ -590,7 +590,7 @@ fn catalogue_covers_every_target_of_the_issue_and_prices_or_explains() {
             want.push(format!("onprem.{d}.{raid}"));
         }
     }
-    for d in ["hdd15k", "hdd10k", "hdd7k"] {
+    for d in ["hdd15k", "hdd7k"] {
         for raid in ["raid10", "raid5", "raid6"] {
             want.push(format!("onprem.{d}.{raid}"));
         }
