@@ -363,6 +363,18 @@ pub(crate) struct DevSeries {
     pub(crate) name: String,
     pub(crate) role: DeviceRole,
     pub(crate) included: bool,
+    /// A partition whose disk some report does not list: the reports in which it stood in for
+    /// that disk in the host total (`iostat -p sda1`; see [`Ingest::push`]).
+    pub(crate) stood_in: u32,
+    /// It stood in for its disk in some report (an interval, a summary or a since-boot one).
+    pub(crate) stood_in_any: bool,
+    /// Since-boot reports in which it stood in (what [`DevSeries::boot_series`] counts).
+    pub(crate) stood_in_boot: u32,
+    /// The partition's disk by name ([`sizer_parsers::disk::parent_disk`]), and its index once
+    /// the log has listed it.
+    pub(crate) parent: Option<(String, Option<usize>)>,
+    /// The last report (index) that listed this device.
+    pub(crate) last_report: Option<u32>,
     /// Samples (interval reports) pushed.
     pub(crate) samples: usize,
     /// Kept figures ([`KEPT`]); `None` until a value appears; NaN = unknown.
@@ -382,6 +394,13 @@ impl DevSeries {
             name: name.to_string(),
             role,
             included,
+            stood_in: 0,
+            stood_in_any: false,
+            stood_in_boot: 0,
+            parent: (role == DeviceRole::Partition)
+                .then(|| sizer_parsers::disk::parent_disk(name).map(|p| (p, None)))
+                .flatten(),
+            last_report: None,
             samples: 0,
             kept: Default::default(),
             sum: [0.0; NF],
@@ -395,6 +414,9 @@ impl DevSeries {
     /// A series of the since-boot samples only.
     pub(crate) fn boot_series(&self) -> DevSeries {
         let mut d = DevSeries::new(&self.name, self.role, self.included);
+        d.stood_in_any = self.stood_in_boot > 0;
+        d.stood_in = self.stood_in_boot;
+        d.parent = self.parent.clone();
         for (r, f) in &self.boot {
             d.push(*r, f);
         }
@@ -552,29 +574,47 @@ impl<'a> Ingest<'a> {
         let mut sar_b = None;
         let mut main: Vec<[Option<f64>; NF]> = Vec::new();
         let mut alt: Vec<[Option<f64>; NF]> = Vec::new();
+        // First the devices of this report (so that a partition listed before its disk knows
+        // the disk is there), then their figures.
+        let mut listed: Vec<(usize, [Option<f64>; NF])> = Vec::with_capacity(r.devices.len());
         for d in &r.devices {
             if d.host_total {
                 sar_b = Some(figures_of(&d.normalised));
                 continue;
             }
-            let role = classify(&d.device, d.group);
             let key = (d.device.clone(), d.group);
             let idx = match self.index.get(&key) {
                 Some(&i) => i,
                 None => {
+                    let role = classify(&d.device, d.group);
                     let inc = self.selection.includes(&d.device, role) && !d.group;
                     self.src.devices.push(DevSeries::new(&d.device, role, inc));
                     self.index.insert(key, self.src.devices.len() - 1);
                     self.src.devices.len() - 1
                 }
             };
-            let f = figures_of(&d.normalised);
+            self.src.devices[idx].last_report = Some(ri);
+            listed.push((idx, figures_of(&d.normalised)));
+        }
+        for (idx, f) in listed {
             if r.since_boot {
                 self.src.devices[idx].boot.push((ri, f));
             } else if !r.summary {
                 self.src.devices[idx].push(ri, &f);
             }
+            let role = self.src.devices[idx].role;
             if self.src.devices[idx].included {
+                main.push(f);
+            } else if self.selection == &DeviceSelection::Disks && self.stands_in(idx, ri) {
+                // A partition whose disk this report does not list (`iostat -p sda1`): its IO
+                // is its disk's, so it stands in for the disk.
+                let dv = &mut self.src.devices[idx];
+                dv.stood_in_any = true;
+                if r.since_boot {
+                    dv.stood_in_boot += 1;
+                } else if !r.summary {
+                    dv.stood_in += 1;
+                }
                 main.push(f);
             } else if self.selection == &DeviceSelection::Disks
                 && matches!(role, DeviceRole::Mapper | DeviceRole::SoftwareRaid)
@@ -606,6 +646,22 @@ impl<'a> Ingest<'a> {
             self.seen_disk = true;
         }
         self.src.rows.push(row);
+    }
+
+    /// True when device `idx` is a partition whose disk report `ri` does not list (the disk's
+    /// index is looked up once the log has listed it, then kept).
+    fn stands_in(&mut self, idx: usize, ri: u32) -> bool {
+        let Some((name, found)) = &self.src.devices[idx].parent else {
+            return false;
+        };
+        let parent = match found {
+            Some(p) => Some(*p),
+            None => self.index.get(&(name.clone(), false)).copied(),
+        };
+        if let (Some(p), Some((_, slot))) = (parent, self.src.devices[idx].parent.as_mut()) {
+            *slot = Some(p);
+        }
+        parent.is_none_or(|p| self.src.devices[p].last_report != Some(ri))
     }
 
     /// Finishes the source with the parser's warnings and skipped lines: takes the host

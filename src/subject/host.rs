@@ -84,10 +84,16 @@ pub struct DeviceFigure {
 pub struct DeviceStats {
     /// Name as printed.
     pub device: String,
-    /// `disk`, `partition`, `mapper`, `software_raid`, `group`, `virtual`.
+    /// `disk`, `partition`, `mapper`, `software_raid`, `group`, `virtual`, `stacked`, `path`,
+    /// `unknown` ([`sizer_parsers::disk::DeviceRole`]).
     pub role: &'static str,
     /// Counted in the host total.
     pub included: bool,
+    /// A partition counted in the host total in place of its disk, which the log does not list
+    /// (in `stood_in` of its intervals): the disk's name.
+    pub stands_in_for: Option<String>,
+    /// Intervals (reports) in which it stood in for its disk (0 unless `stands_in_for`).
+    pub stood_in: usize,
     /// Samples (intervals).
     pub samples: usize,
     /// Figures keyed by name ([`FIGURES`]).
@@ -596,21 +602,62 @@ pub(crate) fn host(
                 },
             );
         }
+        let stood_in: u32 = parts.iter().map(|(_, d)| d.stood_in).sum();
         devices.push(DeviceStats {
             device: name.clone(),
             role: first.role.id(),
-            included: parts.iter().any(|(_, d)| d.included)
+            included: parts.iter().any(|(_, d)| d.included || d.stood_in_any)
                 || use_alt && matches!(first.role, DeviceRole::Mapper | DeviceRole::SoftwareRaid),
+            stands_in_for: parts
+                .iter()
+                .any(|(_, d)| d.stood_in_any)
+                .then(|| first.parent.as_ref().map(|(p, _)| p.clone()))
+                .flatten(),
+            stood_in: stood_in as usize,
             samples,
             figures,
         });
+    }
+    let stand_ins: Vec<String> = devices
+        .iter()
+        .filter_map(|d| {
+            d.stands_in_for
+                .as_ref()
+                .map(|p| format!("{} (for {p}, in {} interval(s))", d.device, d.stood_in))
+        })
+        .collect();
+    if !stand_ins.is_empty() {
+        warnings.push(Warning {
+            id: "partition_stands_in".into(),
+            message: format!(
+                "the logs list partitions without their whole disk: each stands in for its disk in the host total, which then misses any IO of the disk's other partitions not listed: {}",
+                list_some(&stand_ins)
+            ),
+        });
+    }
+    if dev.selection == DeviceSelection::Disks {
+        let unknown: Vec<String> = devices
+            .iter()
+            .filter(|d| d.role == "unknown")
+            .map(|d| d.device.clone())
+            .collect();
+        if !unknown.is_empty() {
+            warnings.push(Warning {
+                id: "unknown_devices".into(),
+                message: format!(
+                    "{} device(s) of a kind sizer does not recognise are listed with their figures but not added to the host total (one may be a disk, or a device over one: adding it could count IO twice); name the whole disks with --devices to count them: {}",
+                    unknown.len(),
+                    list_some(&unknown)
+                ),
+            });
+        }
     }
     // (With `sar -b` as the total, no device is meant to be in it: `no_whole_disks` says so.)
     if !use_b && !devices.iter().any(|d| d.included) && !devices.is_empty() {
         warnings.push(Warning {
             id: "no_devices_selected".into(),
             message: format!(
-                "no device matches the selection ({}): the host has no total; devices seen: {}",
+                "no device matches the selection ({}): the host has no total (name the devices to count with --devices NAME,…); devices seen: {}",
                 dev.selection.describe(),
                 devices
                     .iter()
@@ -791,7 +838,8 @@ pub(crate) fn host(
         interval_s_min: lens.iter().flatten().copied().reduce(f64::min),
         interval_s_max: lens.iter().flatten().copied().reduce(f64::max),
         selection: if use_b {
-            "`sar -b` (the kernel's total over every whole disk: no device listed is one)".to_string()
+            "`sar -b` (the kernel's total over every whole disk: no device listed is one)"
+                .to_string()
         } else if use_alt {
             "device-mapper and md devices (no whole disk is listed)".to_string()
         } else {
@@ -811,6 +859,15 @@ pub(crate) fn host(
 /// `t` less `secs` seconds (an interval's length, to its start), or `None` when that is outside
 /// chrono's range: a log whose interval reads `1e308` s made the subtraction panic (found by the
 /// mutation suite, `tests/fuzz`).
+/// Up to 8 names, then `… and N more`.
+fn list_some(items: &[String]) -> String {
+    let mut s = items.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+    if items.len() > 8 {
+        s.push_str(&format!(" … and {} more", items.len() - 8));
+    }
+    s
+}
+
 fn seconds_before(t: NaiveDateTime, secs: f64) -> Option<NaiveDateTime> {
     // `as` saturates (NaN is 0); the checked calls refuse what chrono cannot hold.
     chrono::TimeDelta::try_milliseconds((secs * 1000.0) as i64)

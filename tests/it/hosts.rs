@@ -368,7 +368,11 @@ fn sar_with_only_dynamic_major_devices_falls_back_to_sar_b() {
     // One story: the total is `sar -b`, so "no device matches the selection: the host has no
     // total" (which contradicted it) is not said, and the selection names `sar -b`.
     assert!(!warning_ids(h).contains(&"no_devices_selected".to_string()));
-    assert!(h["selection"].as_str().unwrap().starts_with("`sar -b`"), "{}", h["selection"]);
+    assert!(
+        h["selection"].as_str().unwrap().starts_with("`sar -b`"),
+        "{}",
+        h["selection"]
+    );
     assert_eq!(h["intervals"], 6);
     assert_close(&h["statistics"]["total_iops"]["max"], 6.7, 1e-9);
     // bwrtn/s 993.60 blocks × 512 = 0.5087232 MB/s.
@@ -607,6 +611,121 @@ fn sadf_d_intervals_unequal_and_apart_are_stated() {
     assert_eq!(h["statistics"]["write_iops"]["n"], 4);
     assert_eq!(h["statistics"]["total_iops"]["n"], 5);
     let md = String::from_utf8(sizer(&["analyze", ps]).stdout).unwrap();
-    assert!(md.contains("5 interval(s) of 22–39 s (median 31 s)"), "{md}");
+    assert!(
+        md.contains("5 interval(s) of 22–39 s (median 31 s)"),
+        "{md}"
+    );
     assert!(md.contains("| w/s (4 of 5 intervals) "), "{md}");
+}
+
+/// fixtures/iostat/x-11.6-bcache-over-nvme.txt: `nvme0n1` caches and backs `bcache0` and
+/// `bcache1`, whose IO the kernel counts on nvme0n1 too. The first report (10:00:00) is since
+/// boot and left out. 10:01:00: nvme0n1 30,000 + 10,000 = 40,000 IOPS (bcache0 26,000 and
+/// bcache1 14,000 add up to the same 40,000); 10:02:00: 20,000 + 8,000 = 28,000. The host total
+/// is nvme0n1 alone: average (40,000 + 28,000) / 2 = 34,000, max 40,000; adding the stacked
+/// devices would double it (68,000 average), as the issue's 1,267,333 against ~634,000 did.
+#[test]
+fn stacked_bcache_devices_are_not_added_to_their_backing_disk() {
+    let p = root().join("fixtures/iostat/x-11.6-bcache-over-nvme.txt");
+    let doc = json(&[p.to_str().unwrap()]);
+    let h = host(&doc, "cache01.example.com");
+    assert_close(&h["statistics"]["total_iops"]["avg"], 34_000.0, 1e-9);
+    assert_close(&h["statistics"]["total_iops"]["max"], 40_000.0, 1e-9);
+    for b in ["bcache0", "bcache1"] {
+        assert_eq!(device(h, b)["role"], "stacked");
+        assert_eq!(device(h, b)["included"], false);
+    }
+    assert_eq!(device(h, "nvme0n1")["role"], "disk");
+    assert_eq!(device(h, "nvme0n1")["included"], true);
+}
+
+/// fixtures/iostat/x-9.0-partition-only-cciss.txt (`iostat -xt cciss/c0d0p1 cciss/c0d0p2 60`):
+/// no whole disk is listed, so both partitions stand in for `cciss/c0d0`. 06:48:54: p1 2 + 2,
+/// p2 150 + 250: 404 IOPS; 06:49:54: p1 0 + 4, p2 100 + 200: 304. Average 354, max 404, and
+/// the answer says the partitions stand in (before, "no device matches the selection").
+#[test]
+fn partitions_without_their_disk_stand_in_for_it() {
+    let p = root().join("fixtures/iostat/x-9.0-partition-only-cciss.txt");
+    let doc = json(&[p.to_str().unwrap()]);
+    let h = host(&doc, "db03.example.com");
+    assert_close(&h["statistics"]["total_iops"]["avg"], 354.0, 1e-9);
+    assert_close(&h["statistics"]["total_iops"]["max"], 404.0, 1e-9);
+    for part in ["cciss/c0d0p1", "cciss/c0d0p2"] {
+        let d = device(h, part);
+        assert_eq!(
+            (
+                &d["role"],
+                &d["included"],
+                &d["stands_in_for"],
+                &d["stood_in"]
+            ),
+            (
+                &Value::from("partition"),
+                &Value::from(true),
+                &Value::from("cciss/c0d0"),
+                &Value::from(2)
+            )
+        );
+    }
+    let ids = warning_ids(h);
+    assert!(ids.contains(&"partition_stands_in".to_string()), "{ids:?}");
+    assert!(!ids.contains(&"no_devices_selected".to_string()), "{ids:?}");
+    assert!(h["recommendation"].is_object());
+}
+
+/// sysstat-tests/tests/expected.sar-jID (`sar -d -j ID`): the whole disk prints by its udev id
+/// `ata-Hitachi_HDS723020BLA642_MN1240F33J1XND` (partitions `…-part1` … `-part12`). It was read
+/// as a device-mapper name (a `-` in it) and left out of the total. It is a disk now, its
+/// partitions are partitions; `wwn-0x5438850077615869953x` is a disk too. At 13:20:49 (line 40
+/// of the file) the ata disk prints 161.20 tps, part1 0.00: the ata disk is in the total there.
+#[test]
+fn sar_j_id_persistent_names_are_disks_and_partitions() {
+    let Some(f) = corpus("sysstat-tests/tests/expected.sar-jID") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = &doc["hosts"][0];
+    let ata = device(h, "ata-Hitachi_HDS723020BLA642_MN1240F33J1XND");
+    assert_eq!(
+        (&ata["role"], &ata["included"]),
+        (&Value::from("disk"), &Value::from(true))
+    );
+    let p1 = device(h, "ata-Hitachi_HDS723020BLA642_MN1240F33J1XND-part1");
+    assert_eq!(
+        (&p1["role"], &p1["included"]),
+        (&Value::from("partition"), &Value::from(false))
+    );
+    assert_eq!(device(h, "wwn-0x5438850077615869953x")["role"], "disk");
+    // The disk's own series (5 samples, average 322.54 IOPS) is now part of the host total.
+    assert_close(&ata["figures"]["total_iops"]["avg"], 322.54, 0.005);
+}
+
+/// sysstat-tests/tests/expected.sar-jUUID (`sar -d -j UUID`): filesystem UUIDs
+/// (`E27E37357E370239`, `12345678-abcd-98ef-8521-7539adfbaf90`, …) say nothing of the device
+/// under them: listed, not added, and named in a warning.
+#[test]
+fn sar_j_uuid_names_are_unknown_and_warned() {
+    let Some(f) = corpus("sysstat-tests/tests/expected.sar-jUUID") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = &doc["hosts"][0];
+    for u in ["E27E37357E370239", "12345678-abcd-98ef-8521-7539adfbaf90"] {
+        let d = device(h, u);
+        assert_eq!(
+            (&d["role"], &d["included"]),
+            (&Value::from("unknown"), &Value::from(false)),
+            "{u}"
+        );
+    }
+    let w = h["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["id"] == "unknown_devices")
+        .expect("unknown_devices");
+    assert!(
+        w["message"].as_str().unwrap().contains("E27E37357E370239"),
+        "{w}"
+    );
 }

@@ -25,7 +25,7 @@ mod role;
 mod sysstat;
 mod times;
 
-pub use role::{classify, DeviceRole};
+pub use role::{classify, parent_disk, DeviceRole};
 pub(crate) use sysstat::{linux_banner, sysstat_cell};
 pub use sysstat::{sysstat_known, sysstat_normalise, sysstat_unit_bytes};
 pub use times::{resolve_stamps, resolve_times, DateOrder, Stamp, Times};
@@ -531,6 +531,83 @@ mod tests {
             assert_eq!(classify(n, false), r, "{n}");
         }
         assert_eq!(classify("sda", true), DeviceRole::Group);
+    }
+
+    #[test]
+    fn stacked_paths_persistent_names_and_unknowns() {
+        for (n, r) in [
+            // Issue 16 item 5: stacked devices beside their backing disks.
+            ("bcache0", DeviceRole::Stacked),
+            ("bcache12", DeviceRole::Stacked),
+            ("bcache0p1", DeviceRole::Partition),
+            ("drbd1", DeviceRole::Stacked),
+            ("zd0", DeviceRole::Stacked),
+            ("zd16p1", DeviceRole::Partition),
+            ("emcpowera", DeviceRole::Stacked),
+            ("emcpowerbc2", DeviceRole::Partition),
+            ("VxVM1000", DeviceRole::Mapper),
+            ("zram0", DeviceRole::Virtual),
+            ("nvme0c0n1", DeviceRole::Path),
+            ("nvme1c12n3", DeviceRole::Path),
+            // `sar -j ID` / `-j PATH` names (sysstat-tests expected.sar-jID).
+            (
+                "ata-Hitachi_HDS723020BLA642_MN1240F33J1XND",
+                DeviceRole::Disk,
+            ),
+            (
+                "ata-Hitachi_HDS723020BLA642_MN1240F33J1XND-part12",
+                DeviceRole::Partition,
+            ),
+            ("wwn-0x5438850077615869953x", DeviceRole::Disk),
+            ("pci-0000:00:1f.2-ata-1", DeviceRole::Disk),
+            ("pci-0000:00:1f.2-ata-1-part3", DeviceRole::Partition),
+            ("dm-name-rhel-root", DeviceRole::Mapper),
+            ("md-uuid-1b2c3d4e:5f6a7b8c", DeviceRole::SoftwareRaid),
+            ("lvm-pv-uuid-AbCd-1234", DeviceRole::Unknown),
+            // `sar -j UUID`: a filesystem's id says nothing of the device under it.
+            ("A6B4E393B4E36471", DeviceRole::Unknown),
+            ("E27E37357E370239", DeviceRole::Unknown),
+            ("12345678-abcd-98ef-8521-7539adfbaf90", DeviceRole::Unknown),
+            // Other whole-disk drivers.
+            ("disk3", DeviceRole::Disk),
+            ("disk3_p2", DeviceRole::Partition),
+            ("ssd12", DeviceRole::Disk),
+            ("ssd12,a", DeviceRole::Partition),
+            ("cmdk0", DeviceRole::Disk),
+            ("blkdev1", DeviceRole::Disk),
+            ("dasda", DeviceRole::Disk),
+            ("dasda1", DeviceRole::Partition),
+            ("pmem0", DeviceRole::Disk),
+            // Nothing recognises it: unknown, never a disk by default.
+            ("foo7", DeviceRole::Unknown),
+        ] {
+            assert_eq!(classify(n, false), r, "{n}");
+        }
+    }
+
+    #[test]
+    fn parent_disks_of_partitions() {
+        for (p, d) in [
+            ("sda1", Some("sda")),
+            ("sdaa12", Some("sdaa")),
+            ("xvdf2", Some("xvdf")),
+            ("nvme0n1p2", Some("nvme0n1")),
+            ("mmcblk0p1", Some("mmcblk0")),
+            ("md0p1", Some("md0")),
+            ("cciss/c0d0p2", Some("cciss/c0d0")),
+            ("sd0,a", Some("sd0")),
+            ("c0t0d0s0", Some("c0t0d0")),
+            ("disk3_p2", Some("disk3")),
+            ("dev8-1", Some("dev8-0")),
+            ("dev8-33", Some("dev8-32")),
+            ("emcpowerbc2", Some("emcpowerbc")),
+            ("zd16p1", Some("zd16")),
+            ("ata-X_Y-part3", Some("ata-X_Y")),
+            ("sda", None),
+            ("dm-0", None),
+        ] {
+            assert_eq!(parent_disk(p).as_deref(), d, "{p}");
+        }
     }
 
     fn log(date: Option<&str>, stamps: &[&str]) -> DeviceLog {

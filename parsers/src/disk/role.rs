@@ -23,6 +23,19 @@ pub enum DeviceRole {
     /// Loop, RAM, optical and floppy devices (`loop0`, `ram0`, `sr0`, `fd0`, `zram0`): not storage
     /// the database uses.
     Virtual,
+    /// A block device stacked on other block devices of the host, not device-mapper: `bcache0`
+    /// (a cache device over its backing and caching devices), `drbd0` (replicated over a backing
+    /// device), `zd0` (a ZFS zvol over the pool's disks), `emcpowera` (EMC PowerPath over its
+    /// `sd` paths): its IO is also counted on the devices below it.
+    Stacked,
+    /// One path to a device whose multipath node is listed too: NVMe native multipath's
+    /// controller nodes (`nvme0c0n1`, `nvme0c1n1` under `nvme0n1`): its IO is also counted on
+    /// that node.
+    Path,
+    /// A name no rule recognises (a filesystem UUID or label from `sar -j UUID|LABEL`, an LVM PV
+    /// id, a driver sizer does not know): listed with its figures and a warning, never added to
+    /// the host total silently (it may be a disk, or a device over one).
+    Unknown,
 }
 
 impl DeviceRole {
@@ -35,6 +48,9 @@ impl DeviceRole {
             DeviceRole::SoftwareRaid => "software_raid",
             DeviceRole::Group => "group",
             DeviceRole::Virtual => "virtual",
+            DeviceRole::Stacked => "stacked",
+            DeviceRole::Path => "path",
+            DeviceRole::Unknown => "unknown",
         }
     }
 }
@@ -88,6 +104,12 @@ pub fn classify(name: &str, group: bool) -> DeviceRole {
                 };
             }
         }
+    }
+    if let Some(role) = persistent_name(n) {
+        return role;
+    }
+    if let Some(role) = stacked_or_path(n) {
+        return role;
     }
     // Solaris/illumos pseudo devices: RAM disks and loopback files.
     if n.starts_with("ramdisk") || n.starts_with("lofi") {
@@ -184,6 +206,43 @@ pub fn classify(name: &str, group: bool) -> DeviceRole {
     if n.contains(':') {
         return DeviceRole::Virtual;
     }
+    // HP-UX 11i v3 agile names (`disk3`, partitions `disk3_p2`).
+    if let Some(rest) = n.strip_prefix("disk") {
+        if let Some((d, p)) = rest.split_once("_p") {
+            if all_digits(d) && all_digits(p) {
+                return DeviceRole::Partition;
+            }
+        }
+        if all_digits(rest) {
+            return DeviceRole::Disk;
+        }
+    }
+    // Solaris drivers of whole disks beside `sd`: `ssd` (SPARC Fibre Channel), `cmdk` (IDE),
+    // `dad`, `blkdev` (NVMe and others under illumos blkdev); and Linux `dasd` (s390), `pmem`
+    // (persistent memory), `skd`, `rssd`. (LDoms' `vdc0` reads as a Linux virtio partition:
+    // `vd` comes first.)
+    for p in ["ssd", "cmdk", "dad", "blkdev", "pmem", "skd", "rssd"] {
+        if let Some(rest) = n.strip_prefix(p) {
+            if all_digits(rest) {
+                return DeviceRole::Disk;
+            }
+            if rest.contains(',') {
+                return DeviceRole::Partition;
+            }
+        }
+    }
+    if let Some(rest) = n.strip_prefix("dasd") {
+        let letters = rest.chars().take_while(|c| c.is_ascii_lowercase()).count();
+        if letters > 0 {
+            return if rest.len() == letters {
+                DeviceRole::Disk
+            } else if all_digits(&rest[letters..]) {
+                DeviceRole::Partition
+            } else {
+                DeviceRole::Unknown
+            };
+        }
+    }
     // illumos `iostat -x` prints each ZFS pool (`zones`, `rpool`) as a row of its own: a name
     // with no digit that no rule above recognised is taken for such an aggregate of the disks
     // listed with it, like an `iostat -g` group (every disk name of the formats read carries a
@@ -191,5 +250,165 @@ pub fn classify(name: &str, group: bool) -> DeviceRole {
     if !n.is_empty() && !n.chars().any(|c| c.is_ascii_digit()) {
         return DeviceRole::Group;
     }
-    DeviceRole::Disk
+    // Anything else (`sar -j UUID` filesystem ids such as `A6B4E393B4E36471`, a driver not
+    // listed here) is not guessed to be a disk: adding it could count its IO twice.
+    DeviceRole::Unknown
+}
+
+fn all_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Linux persistent names, as `sar -j ID|PATH` and `iostat -j ID|PATH` print them (the
+/// `/dev/disk/by-id` and `/dev/disk/by-path` links of udev's `60-persistent-storage.rules`): a
+/// bus or path prefix (`ata-`, `scsi-`, `wwn-`, `nvme-`, `usb-`, `virtio-`, `pci-`, …) names a
+/// whole disk, with `-partN` a partition of it; `dm-name-` / `dm-uuid-` are device-mapper,
+/// `md-name-` / `md-uuid-` software RAID; `lvm-pv-uuid-` (a physical volume: a disk or a
+/// partition, the link does not say) is unknown.
+fn persistent_name(n: &str) -> Option<DeviceRole> {
+    if n.starts_with("dm-name-") || n.starts_with("dm-uuid-") {
+        return Some(DeviceRole::Mapper);
+    }
+    if n.starts_with("md-name-") || n.starts_with("md-uuid-") {
+        return Some(DeviceRole::SoftwareRaid);
+    }
+    if n.starts_with("lvm-pv-uuid-") {
+        return Some(DeviceRole::Unknown);
+    }
+    // A filesystem UUID (`sar -j UUID`): 8-4-4-4-12 hex digits.
+    let groups: Vec<&str> = n.split('-').collect();
+    if groups.len() == 5
+        && groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups
+            .iter()
+            .all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Some(DeviceRole::Unknown);
+    }
+    const BUSES: [&str; 13] = [
+        "ata-",
+        "scsi-",
+        "wwn-",
+        "nvme-",
+        "usb-",
+        "virtio-",
+        "pci-",
+        "ieee1394-",
+        "mmc-",
+        "memstick-",
+        "xen-",
+        "platform-",
+        "acpi-",
+    ];
+    if !BUSES.iter().any(|b| n.starts_with(b)) {
+        return None;
+    }
+    let part = n
+        .rsplit_once("-part")
+        .is_some_and(|(_, tail)| all_digits(tail));
+    Some(if part {
+        DeviceRole::Partition
+    } else {
+        DeviceRole::Disk
+    })
+}
+
+/// Stacked devices and multipath paths (see [`DeviceRole::Stacked`], [`DeviceRole::Path`]), by
+/// the kernel's names: `bcacheN` (drivers/md/bcache), `drbdN` (drivers/block/drbd), `zdN` (ZFS
+/// zvols, partitions `zdNpM`), `emcpowerX` (PowerPath pseudo devices, partitions
+/// `emcpowerXN`), `nvmeXcYnZ` (NVMe controller-path nodes, drivers/nvme/host/multipath.c).
+fn stacked_or_path(n: &str) -> Option<DeviceRole> {
+    for p in ["bcache", "drbd"] {
+        if let Some(rest) = n.strip_prefix(p) {
+            if all_digits(rest) {
+                return Some(DeviceRole::Stacked);
+            }
+            if rest
+                .split_once('p')
+                .is_some_and(|(a, b)| all_digits(a) && all_digits(b))
+            {
+                return Some(DeviceRole::Partition);
+            }
+        }
+    }
+    if let Some(rest) = n.strip_prefix("zd") {
+        if all_digits(rest) {
+            return Some(DeviceRole::Stacked);
+        }
+        if rest
+            .split_once('p')
+            .is_some_and(|(a, b)| all_digits(a) && all_digits(b))
+        {
+            return Some(DeviceRole::Partition);
+        }
+    }
+    if let Some(rest) = n.strip_prefix("emcpower") {
+        let letters = rest.chars().take_while(|c| c.is_ascii_lowercase()).count();
+        if letters > 0 {
+            return Some(if rest.len() == letters {
+                DeviceRole::Stacked
+            } else {
+                DeviceRole::Partition
+            });
+        }
+    }
+    // nvme<ctrl>c<path>n<ns>
+    if let Some(rest) = n.strip_prefix("nvme") {
+        if let Some((ctrl, tail)) = rest.split_once('c') {
+            if let Some((path, ns)) = tail.split_once('n') {
+                if all_digits(ctrl) && all_digits(path) && all_digits(ns) {
+                    return Some(DeviceRole::Path);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The whole disk a partition belongs to, by name, for a partition whose disk a log may not
+/// list (`iostat -p sda1`): `sda1` → `sda`, `nvme0n1p2` → `nvme0n1`, `mmcblk0p1` → `mmcblk0`,
+/// `cciss/c0d0p2` → `cciss/c0d0`, `sd0,a` → `sd0`, `c0t0d0s0` → `c0t0d0`, `disk3_p2` →
+/// `disk3`, `ata-…-part1` → `ata-…`, `dev8-1` → `dev8-0`. `None` for a name that is not a
+/// partition ([`classify`]) or whose disk cannot be named.
+pub fn parent_disk(name: &str) -> Option<String> {
+    if classify(name, false) != DeviceRole::Partition {
+        return None;
+    }
+    let n = name.trim().trim_start_matches("/dev/");
+    if let Some((head, tail)) = n.rsplit_once("-part") {
+        if all_digits(tail) {
+            return Some(head.to_string());
+        }
+    }
+    if let Some(mm) = n.strip_prefix("dev") {
+        if let Some((maj, min)) = mm.split_once('-') {
+            if let (Ok(maj), Ok(min)) = (maj.parse::<u32>(), min.parse::<u32>()) {
+                let per = if matches!(maj, 3 | 22) { 64 } else { 16 };
+                return Some(format!("dev{maj}-{}", min - min % per));
+            }
+        }
+    }
+    if let Some((d, _)) = n.split_once(',') {
+        return Some(d.to_string());
+    }
+    if let Some((d, p)) = n.rsplit_once("_p") {
+        if all_digits(p) {
+            return Some(d.to_string());
+        }
+    }
+    // `…pN` after a digit (nvme0n1p2, mmcblk0p1, md0p1, cciss/c0d0p2, zd0p1, c0t0d0p0).
+    if let Some((head, tail)) = n.rsplit_once('p') {
+        if all_digits(tail) && ends_digit(head) {
+            return Some(head.to_string());
+        }
+    }
+    // Solaris slices `c0t0d0s0`.
+    if let Some((head, tail)) = n.rsplit_once('s') {
+        if all_digits(tail) && ends_digit(head) && head.contains('d') {
+            return Some(head.to_string());
+        }
+    }
+    // `sda1`, `xvdf2`, `emcpowera1`: the trailing digits.
+    let head = n.trim_end_matches(|c: char| c.is_ascii_digit());
+    (!head.is_empty() && head.len() < n.len()).then(|| head.to_string())
 }

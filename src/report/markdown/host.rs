@@ -182,7 +182,11 @@ pub(crate) fn write_host(
         t.add_row(vec![
             cell_text(&d.device),
             d.role.to_string(),
-            if d.included { "yes" } else { "no" }.to_string(),
+            match (&d.stands_in_for, d.included) {
+                (Some(p), _) => format!("yes, for {}", cell_text(p)),
+                (None, true) => "yes".to_string(),
+                (None, false) => "no".to_string(),
+            },
             d.samples.to_string(),
             g("total_iops", |x| x.avg),
             g("total_iops", |x| x.p95),
