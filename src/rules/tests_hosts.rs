@@ -92,8 +92,8 @@ fn between_the_caps_aws_names_its_largest_hosts_and_azure_has_none() {
     // (cap 12,500) fits: the smallest general host with ≥ 11,264 MB/s is m6in.32xlarge (128
     // vCPU, 400,000 IOPS, 12,500 MB/s; m6i.32xlarge has 5,000), the smallest memory one
     // u7in-16tb.224xlarge (896 vCPU, 420,000 / 12,500; x2idn.32xlarge has 10,000). Azure's
-    // cap is 10,000 MB/s: no tier. Of the 6 catalogued storage-optimised i4i, none: the
-    // largest, i4i.32xlarge, drives 5,000 MB/s (AWS-IT24).
+    // cap is 10,000 MB/s: no tier. Of the 9 catalogued storage-optimised i4i (large to
+    // 32xlarge), none: the largest, i4i.32xlarge, drives 5,000 MB/s (AWS-IT24).
     let d = load(20000.0, 1.0, 550.0);
     let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure"]));
     let aws = r.platforms.iter().find(|p| p.platform == "aws").unwrap();
@@ -109,7 +109,7 @@ fn between_the_caps_aws_names_its_largest_hosts_and_azure_has_none() {
         ("u7in-16tb.224xlarge", Some(896), 12500.0)
     );
     let s = host(rec, HostFamily::Storage);
-    assert_eq!((s.catalogued, s.host.is_none()), (6, true));
+    assert_eq!((s.catalogued, s.host.is_none()), (9, true));
     let l = s.largest.as_ref().unwrap();
     assert_eq!((l.id.as_str(), l.max_mb_s), ("i4i.32xlarge", 5000.0));
     let az = r.platforms.iter().find(|p| p.platform == "azure").unwrap();
@@ -206,13 +206,14 @@ fn a_host_that_cannot_attach_a_tier_quotes_the_reason_from_its_source() {
 #[test]
 fn each_cloud_names_its_smallest_storage_optimised_host() {
     // 30,000 IOPS of 16 KiB, 70 % reads = 30,000 × 16 × 1,024 / 10^6 = 491.52 MB/s.
-    // AWS i4i (AWS-IT24 baselines): 4xlarge 20,000 IOPS < 30,000; 8xlarge 40,000 IOPS /
+    // AWS i4i (AWS-IT24 baselines): large 2,500, xlarge 5,000, 2xlarge 10,000 and 4xlarge 20,000
+    // IOPS < 30,000; 8xlarge 40,000 IOPS /
     // 1,250 MB/s: the smallest. Azure Lsv3 (AZ-LSV3): L16s 25,600 < 30,000; L32s 51,200 /
     // 865 MB/s. Google Z3 (GCP-DIAG z-family): 88 vCPU pd-ssd 100,000 IOPS / 1,258.29 MB/s.
     let d = load(30000.0, 0.7, 16.0);
     let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure", "gcp"]));
     for (tier, id, vcpus, catalogued) in [
-        ("aws.gp3", "i4i.8xlarge", 32, 6),
+        ("aws.gp3", "i4i.8xlarge", 32, 9),
         ("azure.premium-ssd-v2", "Standard_L32s_v3", 32, 6),
         ("gcp.pd-ssd", "z3-highmem-88-standardlssd", 88, 2),
     ] {
@@ -231,5 +232,90 @@ fn each_cloud_names_its_smallest_storage_optimised_host() {
     assert_eq!(
         host(option(&r, "gcp.pd-extreme"), HostFamily::Storage).catalogued,
         0
+    );
+}
+
+#[test]
+fn a_small_load_gets_the_smallest_catalogued_sizes() {
+    // 462 IOPS and 1.49 MB/s (300 reads/s with 1.00 MB/s + 162 writes/s with 0.49 MB/s),
+    // headroom 0. Every catalogued type can drive that, so each family names its fewest-vCPU
+    // size (then least memory, then lowest caps, then id):
+    // - AWS (AWS-IT24 baselines): general m6i.large (2 vCPU, 8 GiB; 650 Mbps / 8 = 81.25 MB/s,
+    //   3,600 IOPS); memory r6i.large (2 vCPU, 16 GiB; 3,600 IOPS, 81.25 MB/s; r7i.large has the
+    //   same figures and sorts after it by id); storage i4i.large (2 vCPU, 16 GiB; 2,500 IOPS,
+    //   78.12 MB/s). Before these sizes: m6i.2xlarge, r6i.4xlarge, i4i.4xlarge.
+    // - Azure (AZ-DSV5, AZ-ESV5): general Standard_D2s_v5 (2 vCPU, 8 GiB; 3,750 IOPS, 85 MBps);
+    //   memory Standard_E2s_v5 (2 vCPU, 16 GiB; 3,750 / 85); storage Standard_L8s_v3 (8 vCPU,
+    //   64 GiB; 12,800 / 290: the smallest Lsv3, AZ-LSV3). Before: Standard_D16s_v5.
+    let d = Demand {
+        required_iops: Some(462.0),
+        read_iops: Some(300.0),
+        write_iops: Some(162.0),
+        read_mb_s: Some(1.0),
+        write_mb_s: Some(0.49),
+        ..Demand::default()
+    };
+    let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure"]));
+    // (id, vCPUs, memory GiB, IOPS cap, MB/s cap) per family.
+    type Pick = (String, Option<u32>, Option<f64>, f64, f64);
+    let picks = |tier: &str| -> Vec<Pick> {
+        let o = option(&r, tier);
+        assert!(o.feasible, "{tier}: {}", reason(o));
+        HostFamily::ALL
+            .iter()
+            .map(|&f| {
+                let h = host(o, f).host.as_ref().unwrap();
+                (h.id.clone(), h.vcpus, h.memory_gib, h.max_iops, h.max_mb_s)
+            })
+            .collect()
+    };
+    let s =
+        |id: &str, v: u32, m: f64, iops: f64, mb: f64| (id.to_string(), Some(v), Some(m), iops, mb);
+    assert_eq!(
+        picks("aws.gp3"),
+        [
+            s("m6i.large", 2, 8.0, 3600.0, 81.25),
+            s("r6i.large", 2, 16.0, 3600.0, 81.25),
+            s("i4i.large", 2, 16.0, 2500.0, 78.12),
+        ]
+    );
+    assert_eq!(
+        picks("azure.premium-ssd"),
+        [
+            s("Standard_D2s_v5", 2, 8.0, 3750.0, 85.0),
+            s("Standard_E2s_v5", 2, 16.0, 3750.0, 85.0),
+            s("Standard_L8s_v3", 8, 64.0, 12800.0, 290.0),
+        ]
+    );
+}
+
+#[test]
+fn just_above_the_smallest_size_the_next_one_is_named() {
+    // 3,700 IOPS of 8 KiB, 70 % reads = 3,700 × 8 × 1,024 / 10^6 = 30.31 MB/s: above the
+    // .large baselines (AWS-IT24: m6i/r6i/r7i.large 3,600 IOPS, i4i.large 2,500), so AWS names
+    // the xlarge sizes: m6i.xlarge (4 vCPU, 16 GiB; 6,000 IOPS, 156.25 MB/s), r6i.xlarge (4,
+    // 32 GiB; 6,000 / 156.25), i4i.xlarge (4, 32 GiB; 5,000 / 156.25). Azure D2s_v5 and E2s_v5
+    // carry 3,750 IOPS (AZ-DSV5, AZ-ESV5): still enough.
+    let d = load(3700.0, 0.7, 8.0);
+    let r = recommend(&builtin(), &d, &no_headroom(&["aws", "azure"]));
+    let ids = |tier: &str| -> Vec<String> {
+        let o = option(&r, tier);
+        HostFamily::ALL
+            .iter()
+            .map(|&f| host(o, f).host.as_ref().unwrap().id.clone())
+            .collect()
+    };
+    assert_eq!(ids("aws.gp3"), ["m6i.xlarge", "r6i.xlarge", "i4i.xlarge"]);
+    let g = host(option(&r, "aws.gp3"), HostFamily::General)
+        .host
+        .clone()
+        .unwrap();
+    assert_eq!(
+        (g.vcpus, g.memory_gib, g.max_iops, g.max_mb_s),
+        (Some(4), Some(16.0), 6000.0, 156.25)
+    );
+    assert_eq!(
+        ids("azure.premium-ssd")[..2],
+        ["Standard_D2s_v5", "Standard_E2s_v5"]
     );
 }
