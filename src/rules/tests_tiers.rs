@@ -398,14 +398,15 @@ fn gcp_persistent_disk_is_per_vm_and_instance_caps_apply() {
 #[test]
 fn an_unpriced_tier_never_wins_over_priced_ones() {
     // An IO-heavy load at flash-class read latency: the sub-ms rule prefers Hyperdisk Balanced
-    // and Extreme (+2). On an n2-standard-16 Hyperdisk Extreme cannot attach, and Hyperdisk
+    // and Extreme (+2). On a c3-standard-22 Hyperdisk Extreme cannot attach (C3 needs 88 vCPU,
+    // GCP-HDS3; N2, used here before, cannot attach Hyperdisk Balanced either), and Hyperdisk
     // Balanced has no price in the catalogue, so a priced tier wins and the unpriced one says why.
     let d = Demand {
         single_block_read_ms: Some(0.5),
         ..load(9000.0, 0.8, 8.0)
     };
     let opts = Options {
-        instance: Some("n2-standard-16".into()),
+        instance: Some("c3-standard-22".into()),
         ..only("gcp")
     };
     let r = recommend(&builtin(), &d, &opts);
