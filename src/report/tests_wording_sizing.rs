@@ -613,6 +613,7 @@ fn host_choices_are_worded_per_family() {
             catalogued: 1,
             host: None,
             largest: Some(fit("Standard_D16s_v5", None, None, 25600.0, 600.0)),
+            cap_unknown: vec![],
         },
         HostChoice {
             family: HostFamily::Memory,
@@ -625,12 +626,14 @@ fn host_choices_are_worded_per_family() {
                 2300.0,
             )),
             largest: None,
+            cap_unknown: vec![],
         },
         HostChoice {
             family: HostFamily::Storage,
             catalogued: 0,
             host: None,
             largest: None,
+            cap_unknown: vec![],
         },
     ];
     let line = HostLine {
@@ -655,6 +658,7 @@ fn host_choices_are_worded_per_family() {
             80000.0,
             1258.29,
         )),
+        cap_unknown: vec![],
     };
     assert_eq!(
         many.to_string(),
@@ -666,9 +670,34 @@ fn host_choices_are_worded_per_family() {
         platform: "gcp".into(),
         most_iops: Some(("n2-standard-64".into(), 100000.0)),
         most_mb_s: Some(("n2-standard-16".into(), 1258.29)),
+        cap_unknown: Box::new([]),
     };
     assert_eq!(
         json(&r),
         "needs 150,000 IOPS and 1,228.80 MB/s: no catalogued gcp VM can drive that to this tier (the most: n2-standard-64, 100,000 IOPS; n2-standard-16, 1,258.29 MB/s)"
+    );
+    // Hosts whose cap for the tier is unknown (`tier_caps_unknown`) are named, never counted.
+    let unknown = HostChoice {
+        family: HostFamily::Memory,
+        catalogued: 0,
+        host: None,
+        largest: None,
+        cap_unknown: vec!["m3-megamem-64".into(), "m3-ultramem-64".into()],
+    };
+    assert_eq!(
+        unknown.to_string(),
+        "memory optimised: none catalogued with a known cap for this tier (per-VM cap for this tier not found, not counted: `m3-megamem-64`, `m3-ultramem-64`)"
+    );
+    let r = Infeasible::NoHostCanDrive {
+        needed_iops: 400000.0,
+        needed_mb_s: 1228.8,
+        platform: "gcp".into(),
+        most_iops: Some(("c4-standard-192".into(), 320000.0)),
+        most_mb_s: Some(("c4-standard-288".into(), 13107.2)),
+        cap_unknown: Box::new(["z3-highmem-88-standardlssd".into()]),
+    };
+    assert_eq!(
+        json(&r),
+        "needs 400,000 IOPS and 1,228.80 MB/s: no catalogued gcp VM with a known cap can drive that to this tier (the most: c4-standard-192, 320,000 IOPS; c4-standard-288, 13,107.2 MB/s); per-VM cap for this tier not found, not counted: `z3-highmem-88-standardlssd`"
     );
 }

@@ -381,6 +381,11 @@ pub fn tiers_markdown(
                                     fmt_num(c.max_mb_s, 2)
                                 )
                             })
+                            .chain(
+                                i.tier_caps_unknown
+                                    .iter()
+                                    .map(|t| format!("{t}: cap unknown")),
+                            )
                             .collect::<Vec<_>>()
                             .join("; "),
                     ),

@@ -240,6 +240,10 @@ pub struct HostChoice {
     /// When `host` is `None` and some are catalogued: the one that drives the most MB/s (then
     /// IOPS) to the tier, for comparison.
     pub largest: Option<HostFit>,
+    /// Ids of the family's host types that can attach the tier but whose cap for it no source
+    /// gives (`tier_caps_unknown`): not counted in `catalogued` and never picked. When `host` is
+    /// named, only those smaller than it (fewer vCPUs, then less memory).
+    pub cap_unknown: Vec<String>,
 }
 
 impl TierOption {

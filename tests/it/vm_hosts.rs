@@ -41,37 +41,53 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
     let rec = &v["databases"][0]["recommendation"];
     // Sized MB/s: 788.43 (the Markdown's "Sized for 1,900 IOPS and 788.43 MB/s", 30 % headroom).
     assert_eq!(rec["sized_mb_s"], 788.43);
-    // AWS gp3: m6i.4xlarge drives 625 MB/s (baseline, AWS-IT24) < 788.43, so the smallest
-    // general host is m6i.8xlarge (32 vCPU, 128 GiB, 40,000 IOPS, 1,250 MB/s); the smallest
-    // memory one r6i.8xlarge (32 vCPU, 256 GiB; r6i.4xlarge has 625 MB/s too).
+    // AWS gp3: the 4xlarge sizes drive 625 MB/s (baseline, AWS-IT24) < 788.43, so the smallest
+    // general host has 32 vCPU: m5.8xlarge (32 vCPU, 128 GiB, 30,000 IOPS, 850 MB/s ≥ 788.43;
+    // AWS-OPT caps, AWS-IT24 size) ties m6i.8xlarge (32 vCPU, 128 GiB, 1,250 MB/s) on size and
+    // sorts first on its lower caps; the smallest memory one r6i.8xlarge (32 vCPU, 256 GiB;
+    // r6i.4xlarge has 625 MB/s, r5.4xlarge 593.75).
     let aws = recommended(&v, "aws");
     assert_eq!(aws["tier_id"], "aws.gp3");
     let g = &host(aws, "general")["host"];
     assert_eq!(
         (&g["id"], &g["vcpus"], &g["memory_gib"], &g["max_mb_s"]),
         (
-            &Value::from("m6i.8xlarge"),
+            &Value::from("m5.8xlarge"),
             &Value::from(32),
             &Value::from(128.0),
-            &Value::from(1250.0)
+            &Value::from(850.0)
         )
     );
     assert_eq!(host(aws, "memory")["host"]["id"], "r6i.8xlarge");
     // Storage optimised: i4i.4xlarge drives 625 MB/s < 788.43 (baseline, AWS-IT24), so
-    // i4i.8xlarge (32 vCPU, 256 GiB, 40,000 IOPS, 1,250 MB/s), of 6 catalogued i4i.
-    assert_eq!(host(aws, "storage")["catalogued"], 6);
+    // i4i.8xlarge (32 vCPU, 256 GiB, 40,000 IOPS, 1,250 MB/s), of 9 catalogued i4i (large to
+    // 32xlarge).
+    assert_eq!(host(aws, "storage")["catalogued"], 9);
     assert_eq!(host(aws, "storage")["host"]["id"], "i4i.8xlarge");
     // Azure Premium SSD v2: Standard_E16bds_v5 (16 vCPU, 128 GiB) drives 2,300 MB/s to it
-    // (AZ-EBSV5); the 16-vCPU Edsv5 / Esv5 drive 600. The only general host catalogued,
-    // Standard_D16s_v5 (600 MB/s), cannot.
+    // (AZ-EBSV5); the 16-vCPU Edsv5 / Esv5 drive 600, E20s_v5 750 (AZ-ESV5). General purpose:
+    // Standard_D16s_v5 drives 600 MB/s < 788.43, Standard_D32s_v5 865 (32 vCPU, 128 GiB,
+    // 51,200 IOPS, AZ-DSV5): the smallest Dsv5 that can.
     let az = recommended(&v, "azure");
     assert_eq!(az["tier_id"], "azure.premium-ssd-v2");
     assert_eq!(host(az, "memory")["host"]["id"], "Standard_E16bds_v5");
     // Lsv3 (AZ-LSV3): L16s 600 MB/s < 788.43; L32s 865 MB/s, 51,200 IOPS.
     assert_eq!(host(az, "storage")["host"]["id"], "Standard_L32s_v3");
-    let gen = host(az, "general");
-    assert!(gen["host"].is_null());
-    assert_eq!(gen["largest"]["id"], "Standard_D16s_v5");
+    let gen = &host(az, "general")["host"];
+    assert_eq!(
+        (
+            &gen["id"],
+            &gen["vcpus"],
+            &gen["memory_gib"],
+            &gen["max_mb_s"]
+        ),
+        (
+            &Value::from("Standard_D32s_v5"),
+            &Value::from(32),
+            &Value::from(128.0),
+            &Value::from(865.0)
+        )
+    );
     // Google: Hyperdisk Extreme is below its positioning here (rule
     // hyperdisk-extreme-below-positioning), so pd-ssd is recommended; n2-standard-8 drives
     // 15,000 IOPS and 800 MiB/s = 838.86 MB/s ≥ 788.43 to it (GCP-DIAG), the smallest general
@@ -89,7 +105,7 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
     assert_eq!(aws["counted_iops"].as_f64().map(f64::round), Some(3382.0));
     let md = stdout(&sizer(&["analyze", f]));
     assert!(
-        md.contains("Host: the smallest catalogued VM per family that drives 3,382 IOPS (as the tier counts them) and 788.43 MB/s to Amazon EBS gp3 (General Purpose SSD) — general purpose: `m6i.8xlarge` (32 vCPU, 128 GiB; 40,000 IOPS, 1,250 MB/s); memory optimised: `r6i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s); storage optimised: `i4i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s)."),
+        md.contains("Host: the smallest catalogued VM per family that drives 3,382 IOPS (as the tier counts them) and 788.43 MB/s to Amazon EBS gp3 (General Purpose SSD) — general purpose: `m5.8xlarge` (32 vCPU, 128 GiB; 30,000 IOPS, 850 MB/s); memory optimised: `r6i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s); storage optimised: `i4i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s)."),
         "{md}"
     );
 }

@@ -36,21 +36,48 @@ impl Display for HostFit {
     }
 }
 
-/// One family: `general purpose: m6i.8xlarge (…)`, or why none is named.
+/// Host types that can attach a tier but whose cap for it is unknown:
+/// `` per-VM cap for this tier not found, not counted: `m3-megamem-64`, `z3-highmem-88` ``.
+pub(crate) struct CapUnknown<'a>(pub(crate) &'a [String]);
+
+impl Display for CapUnknown<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let ids: Vec<String> = self.0.iter().map(|i| format!("`{i}`")).collect();
+        write!(
+            f,
+            "per-VM cap for this tier not found, not counted: {}",
+            ids.join(", ")
+        )
+    }
+}
+
+/// One family: `general purpose: m6i.8xlarge (…)`, or why none is named; then the family's
+/// hosts whose cap for the tier is unknown, if any.
 impl Display for HostChoice {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let known = if self.cap_unknown.is_empty() {
+            ""
+        } else {
+            " with a known cap"
+        };
         match (&self.host, &self.largest) {
             (Some(h), _) => write!(f, "{}: {h}", self.family),
-            (None, Some(l)) if self.catalogued == 1 => {
-                write!(f, "{}: the only one catalogued, {l}, cannot", self.family)
-            }
+            (None, Some(l)) if self.catalogued == 1 => write!(
+                f,
+                "{}: the only one catalogued{known}, {l}, cannot",
+                self.family
+            ),
             (None, Some(l)) => write!(
                 f,
-                "{}: none of the {} catalogued can; the largest: {l}",
+                "{}: none of the {} catalogued{known} can; the largest: {l}",
                 self.family, self.catalogued
             ),
-            (None, None) => write!(f, "{}: none catalogued for this tier", self.family),
+            (None, None) => write!(f, "{}: none catalogued{known} for this tier", self.family),
+        }?;
+        if !self.cap_unknown.is_empty() {
+            write!(f, " ({})", CapUnknown(&self.cap_unknown))?;
         }
+        Ok(())
     }
 }
 

@@ -287,12 +287,18 @@ impl Display for Infeasible {
                 platform,
                 most_iops,
                 most_mb_s,
+                cap_unknown,
             } => {
                 write!(
                     f,
-                    "needs {} IOPS and {} MB/s: no catalogued {platform} VM can drive that to this tier",
+                    "needs {} IOPS and {} MB/s: no catalogued {platform} VM {}can drive that to this tier",
                     q(*needed_iops),
-                    q(*needed_mb_s)
+                    q(*needed_mb_s),
+                    if cap_unknown.is_empty() {
+                        ""
+                    } else {
+                        "with a known cap "
+                    }
                 )?;
                 if let (Some((ii, iv)), Some((mi, mv))) = (most_iops, most_mb_s) {
                     write!(
@@ -301,6 +307,9 @@ impl Display for Infeasible {
                         fmt_trim(*iv),
                         fmt_trim(*mv)
                     )?;
+                }
+                if !cap_unknown.is_empty() {
+                    write!(f, "; {}", super::host::CapUnknown(cap_unknown))?;
                 }
                 Ok(())
             }
@@ -725,6 +734,10 @@ impl Display for SizingNote {
             ),
             SizingNote::PerVmBestCase => f.write_str(
                 "its IOPS and MiB/s maximums are the best case per VM (the largest machine types); smaller VMs cap lower: give --instance",
+            ),
+            SizingNote::InstanceCapUnknown { instance } => write!(
+                f,
+                "{instance} can attach this tier, but no source gives its per-VM cap for it: the demand is not checked against a host cap"
             ),
         }
     }

@@ -185,6 +185,9 @@ pub enum Infeasible {
         most_iops: Option<(String, f64)>,
         /// The host type that drives the most MB/s to the tier, and that cap.
         most_mb_s: Option<(String, f64)>,
+        /// Host types that can attach the tier but whose cap for it is unknown (not counted);
+        /// boxed to keep the variant small.
+        cap_unknown: Box<[String]>,
     },
     /// Even the most volumes (`cloud.max_volumes`) do not fit: the reason at that count.
     EvenStriped {
@@ -587,6 +590,12 @@ pub enum SizingNote {
     PerVmPool,
     /// Per-VM maximums are the best case without `--instance`.
     PerVmBestCase,
+    /// The `--instance` host can attach the tier but its cap for it is unknown
+    /// (`tier_caps_unknown`): the demand was not checked against a host cap.
+    InstanceCapUnknown {
+        /// Host type id.
+        instance: String,
+    },
 }
 
 /// Which requirement set an array's drive count (`TierOption::drives_set_by`): the largest of

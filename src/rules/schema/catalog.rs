@@ -625,6 +625,11 @@ pub struct Instance {
     /// Tiers this host type cannot attach (pd-extreme and Hyperdisk Extreme need large VMs).
     #[serde(default)]
     pub tiers_unavailable: Vec<String>,
+    /// Tiers this host type can attach but whose per-VM cap no source gives (Google Hyperdisk
+    /// on M3 and Z3): no figure stands in for the cap, so the host answer does not count the
+    /// host for them and says the cap is unknown, and `--instance` does not check it.
+    #[serde(default)]
+    pub tier_caps_unknown: Vec<String>,
     /// Where the numbers come from.
     pub source: String,
 }
@@ -659,7 +664,14 @@ pub struct TierCap {
 }
 
 impl Instance {
-    /// (max IOPS, max MB/s) of this instance for `tier_id`.
+    /// True when the host type can attach `tier_id` but its cap for it is unknown
+    /// (`tier_caps_unknown`).
+    pub fn cap_unknown(&self, tier_id: &str) -> bool {
+        self.tier_caps_unknown.iter().any(|t| t == tier_id)
+    }
+
+    /// (max IOPS, max MB/s) of this instance for `tier_id` (meaningless when
+    /// [`Instance::cap_unknown`]: callers check that first).
     pub fn caps_for(&self, tier_id: &str) -> (f64, f64) {
         self.tier_caps
             .iter()

@@ -1,5 +1,6 @@
 //! Validating the `[[instance]]` tables of `rules/tiers.toml`: ids, platform, caps (positive, per
-//! tier on the instance's platform, never above the platform cap), vCPUs, memory and source.
+//! tier on the instance's platform, never above the platform cap), tiers with an unknown cap
+//! (known tiers, not also capped or unavailable), vCPUs, memory and source.
 
 use std::collections::HashSet;
 
@@ -66,6 +67,18 @@ pub(crate) fn check_instances(
                 return Err(c.err(
                     format!("{k}.tiers_unavailable[{j}]"),
                     format!("unknown tier \"{t}\""),
+                ));
+            }
+        }
+        for (j, t) in n.tier_caps_unknown.iter().enumerate() {
+            let key = format!("{k}.tier_caps_unknown[{j}]");
+            if !tiers.iter().any(|x| x.0 == t) {
+                return Err(c.err(key, format!("unknown tier \"{t}\"")));
+            }
+            if n.tiers_unavailable.contains(t) || n.tier_caps.iter().any(|tc| &tc.tier == t) {
+                return Err(c.err(
+                    key,
+                    format!("tier \"{t}\" is also in tiers_unavailable or tier_caps: a cap is unknown only where none is given"),
                 ));
             }
         }

@@ -91,7 +91,14 @@ pub(crate) fn size_cloud(
             });
             return o;
         }
-        let (max_iops, max_mb_s) = i.caps_for(&tier.id);
+        let (max_iops, max_mb_s) = if i.cap_unknown(&tier.id) {
+            o.note(SizingNote::InstanceCapUnknown {
+                instance: i.id.clone(),
+            });
+            (f64::INFINITY, f64::INFINITY)
+        } else {
+            i.caps_for(&tier.id)
+        };
         if counted > max_iops + EPS {
             o.infeasible_reason = Some(Infeasible::InstanceIops {
                 needed: counted,
@@ -108,11 +115,13 @@ pub(crate) fn size_cloud(
             });
             return o;
         }
-        o.binding_limits.push(Binding::WithinInstanceCap {
-            instance: i.id.clone(),
-            max_iops,
-            max_mb_s,
-        });
+        if !i.cap_unknown(&tier.id) {
+            o.binding_limits.push(Binding::WithinInstanceCap {
+                instance: i.id.clone(),
+                max_iops,
+                max_mb_s,
+            });
+        }
     } else if let Some((p, catalogued)) = platform {
         if let Some(max) = p.instance_max_iops.filter(|m| counted > *m + EPS) {
             o.infeasible_reason = Some(Infeasible::PlatformIops {
@@ -346,6 +355,7 @@ pub(crate) fn size_cloud(
         o.note(SizingNote::PerVmPool);
         match instance {
             // What the VM delivers: the size's rate, up to the VM's cap.
+            Some(i) if i.cap_unknown(&tier.id) => {}
             Some(i) => {
                 let (max_iops, max_mb_s) = i.caps_for(&tier.id);
                 if o.iops_capability > max_iops {
