@@ -284,7 +284,7 @@ fn each_cloud_names_its_smallest_storage_optimised_host() {
 fn a_small_load_gets_the_smallest_catalogued_sizes() {
     // 462 IOPS and 1.49 MB/s (300 reads/s with 1.00 MB/s + 162 writes/s with 0.49 MB/s),
     // headroom 0. Every catalogued type can drive that, so each family names its fewest-vCPU
-    // size (then least memory, then lowest caps, then id):
+    // size (then least memory, then the higher caps, then id):
     // - AWS (AWS-IT24 baselines): general m6i.large (2 vCPU, 8 GiB; 650 Mbps / 8 = 81.25 MB/s,
     //   3,600 IOPS); memory r6i.large (2 vCPU, 16 GiB; 3,600 IOPS, 81.25 MB/s; r7i.large has the
     //   same figures and sorts after it by id); storage i4i.large (2 vCPU, 16 GiB; 2,500 IOPS,
@@ -331,6 +331,25 @@ fn a_small_load_gets_the_smallest_catalogued_sizes() {
             s("Standard_E2s_v5", 2, 16.0, 3750.0, 85.0),
             s("Standard_L8s_v3", 8, 64.0, 12800.0, 290.0),
         ]
+    );
+}
+
+#[test]
+fn at_the_same_size_the_host_that_drives_more_is_named() {
+    // 25,000 IOPS of 8 KiB, 70 % reads = 25,000 × 8 × 1,024 / 10^6 = 204.8 MB/s: above
+    // m6i.4xlarge's baseline 20,000 IOPS (AWS-IT24), so the general family needs 32 vCPUs.
+    // m5.8xlarge (AWS-OPT: 30,000 IOPS, 850 MB/s) and m6i.8xlarge (AWS-IT24: 40,000 IOPS,
+    // 1,250 MB/s) both have 32 vCPUs and 128 GiB and both drive it: the one that drives more,
+    // m6i.8xlarge (the current generation), is named, not the lower-capped m5.
+    let d = load(25_000.0, 0.7, 8.0);
+    let r = recommend(&builtin(), &d, &no_headroom(&["aws"]));
+    let g = host(option(&r, "aws.gp3"), HostFamily::General)
+        .host
+        .clone()
+        .unwrap();
+    assert_eq!(
+        (g.id.as_str(), g.vcpus, g.memory_gib, g.max_iops, g.max_mb_s),
+        ("m6i.8xlarge", Some(32), Some(128.0), 40000.0, 1250.0)
     );
 }
 

@@ -42,20 +42,20 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
     // Sized MB/s: 788.43 (the Markdown's "Sized for 1,900 IOPS and 788.43 MB/s", 30 % headroom).
     assert_eq!(rec["sized_mb_s"], 788.43);
     // AWS gp3: the 4xlarge sizes drive 625 MB/s (baseline, AWS-IT24) < 788.43, so the smallest
-    // general host has 32 vCPU: m5.8xlarge (32 vCPU, 128 GiB, 30,000 IOPS, 850 MB/s ≥ 788.43;
-    // AWS-OPT caps, AWS-IT24 size) ties m6i.8xlarge (32 vCPU, 128 GiB, 1,250 MB/s) on size and
-    // sorts first on its lower caps; the smallest memory one r6i.8xlarge (32 vCPU, 256 GiB;
-    // r6i.4xlarge has 625 MB/s, r5.4xlarge 593.75).
+    // general host has 32 vCPU: m6i.8xlarge (32 vCPU, 128 GiB, 40,000 IOPS, 1,250 MB/s) ties
+    // m5.8xlarge (32 vCPU, 128 GiB, 850 MB/s ≥ 788.43; AWS-OPT caps, AWS-IT24 size) on size
+    // and sorts first on its higher caps (the current generation); the smallest memory one
+    // r6i.8xlarge (32 vCPU, 256 GiB; r6i.4xlarge has 625 MB/s, r5.4xlarge 593.75).
     let aws = recommended(&v, "aws");
     assert_eq!(aws["tier_id"], "aws.gp3");
     let g = &host(aws, "general")["host"];
     assert_eq!(
         (&g["id"], &g["vcpus"], &g["memory_gib"], &g["max_mb_s"]),
         (
-            &Value::from("m5.8xlarge"),
+            &Value::from("m6i.8xlarge"),
             &Value::from(32),
             &Value::from(128.0),
-            &Value::from(850.0)
+            &Value::from(1250.0)
         )
     );
     assert_eq!(host(aws, "memory")["host"]["id"], "r6i.8xlarge");
@@ -105,7 +105,7 @@ fn xydb_names_the_smallest_host_per_family_on_each_cloud() {
     assert_eq!(aws["counted_iops"].as_f64().map(f64::round), Some(3382.0));
     let md = stdout(&sizer(&["analyze", f]));
     assert!(
-        md.contains("Host: the smallest catalogued VM per family that drives 3,382 IOPS (as the tier counts them) and 788.43 MB/s to Amazon EBS gp3 (General Purpose SSD) — general purpose: `m5.8xlarge` (32 vCPU, 128 GiB; 30,000 IOPS, 850 MB/s); memory optimised: `r6i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s); storage optimised: `i4i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s)."),
+        md.contains("Host: the smallest catalogued VM per family that drives 3,382 IOPS (as the tier counts them) and 788.43 MB/s to Amazon EBS gp3 (General Purpose SSD) — general purpose: `m6i.8xlarge` (32 vCPU, 128 GiB; 40,000 IOPS, 1,250 MB/s); memory optimised: `r6i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s); storage optimised: `i4i.8xlarge` (32 vCPU, 256 GiB; 40,000 IOPS, 1,250 MB/s)."),
         "{md}"
     );
 }

@@ -75,11 +75,13 @@ fn by_size(a: (Option<u32>, Option<f64>), b: (Option<u32>, Option<f64>)) -> Orde
     known_first(a.0.map(f64::from), b.0.map(f64::from)).then_with(|| known_first(a.1, b.1))
 }
 
-/// Smaller first: fewer vCPUs, less memory (unknown last), lower MB/s, lower IOPS, id.
+/// Smaller first: fewer vCPUs, less memory (unknown last); at the same size the one that
+/// drives more first (higher MB/s, then IOPS: `m6i.8xlarge`'s 1,250 MB/s before
+/// `m5.8xlarge`'s 850, the newer generation at the same vCPUs and memory), then id.
 fn smaller(a: &HostFit, b: &HostFit) -> Ordering {
     by_size((a.vcpus, a.memory_gib), (b.vcpus, b.memory_gib))
-        .then(a.max_mb_s.total_cmp(&b.max_mb_s))
-        .then(a.max_iops.total_cmp(&b.max_iops))
+        .then(b.max_mb_s.total_cmp(&a.max_mb_s))
+        .then(b.max_iops.total_cmp(&a.max_iops))
         .then_with(|| a.id.cmp(&b.id))
 }
 
