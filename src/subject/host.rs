@@ -225,6 +225,8 @@ pub(crate) fn host(
     let mut infos = Vec::new();
     // (time, interval_s, figures, source, report) per counted interval.
     let mut series: Vec<Entry> = Vec::new();
+    // A since-boot report printed a host CPU (AIX and Solaris iostat print it there too).
+    let mut boot_cpu = false;
     let mut times_of: Vec<Vec<Option<NaiveDateTime>>> = Vec::new();
     let os = srcs.iter().find_map(|s| {
         s.header
@@ -363,6 +365,7 @@ pub(crate) fn host(
         for (ri, m) in s.metas.iter().enumerate() {
             if m.since_boot {
                 since_boot += 1;
+                boot_cpu |= rows.get(ri).is_some_and(|r| r.v[CPU_BUSY].is_some());
                 continue;
             }
             if m.summary {
@@ -444,6 +447,12 @@ pub(crate) fn host(
         warnings.push(Warning {
             id: "since_boot_only".into(),
             message: "the log holds only averages since boot (iostat's first report): figures are averages over the whole uptime and hide every peak; run `iostat -xt <interval> <count>` over the busy period and size from that".into(),
+        });
+    }
+    if boot_cpu && !series.iter().any(|x| x.2[CPU_BUSY].is_some()) {
+        warnings.push(Warning {
+            id: "cpu_since_boot_only".into(),
+            message: "the logs print the host CPU only in their since-boot reports (averages over the uptime), which are left out: the host CPU is unknown and the CPU rules are not evaluated".into(),
         });
     }
     // Time order; equal times from two files of the same host are one interval.

@@ -729,3 +729,22 @@ fn sar_j_uuid_names_are_unknown_and_warned() {
         "{w}"
     );
 }
+
+/// iostat/aix-iostat-D-and-plain-EXCERPTS.txt: excerpt B (`iostat 1 2`, lines 27-28) and
+/// excerpt C print the `tty: … avg-cpu:` line only in the first report of each run, which is
+/// the average since boot and left out; the one interval used (excerpt A's `-D` report) prints
+/// no CPU. So the host CPU is unknown, and the answer says why (it did not before).
+#[test]
+fn aix_cpu_only_in_since_boot_reports_is_said() {
+    let Some(f) = corpus("iostat/aix-iostat-D-and-plain-EXCERPTS.txt") else {
+        return;
+    };
+    let doc = json(&[f.to_str().unwrap()]);
+    let h = &doc["hosts"][0];
+    assert_eq!(h["statistics"]["host_cpu_busy_pct"]["n"], 0);
+    assert!(warning_ids(h).contains(&"cpu_since_boot_only".to_string()));
+    // A log whose intervals print a CPU does not get it.
+    let p = root().join("fixtures/iostat/x-11.6-bcache-over-nvme.txt");
+    let doc = json(&[p.to_str().unwrap()]);
+    assert!(!warning_ids(&doc["hosts"][0]).contains(&"cpu_since_boot_only".to_string()));
+}
