@@ -13,6 +13,7 @@
 //! [`export`], to encode files) uses polars.
 #![deny(missing_docs)]
 
+pub mod capacity;
 pub mod cpu;
 pub mod error;
 pub mod export;

@@ -135,6 +135,19 @@ struct AnalyzeArgs {
     #[arg(long, visible_alias = "capacity-gib", value_name = "SIZE", value_parser = parse_capacity, allow_negative_numbers = true)]
     capacity: Option<f64>,
 
+    /// A CSV of data sizes, one row per database or host (docs/capacity.md; scripts/capacity.sql
+    /// writes it): columns `key` (a DB name, a DB Id, NAME@HOST or a host name) and `size` (as
+    /// --capacity), optional `growth_pct_per_year` and `horizon`. Takes precedence over
+    /// --capacity; a database or host not in it is sized performance-only and flagged. A bad
+    /// row is refused with its line, the rest is used.
+    #[arg(long, value_name = "FILE")]
+    capacity_file: Option<PathBuf>,
+
+    /// Grow every --capacity-file size to this horizon (`3y`, `18m`, `730d`) at its row's
+    /// growth_pct_per_year (compound); a row's own `horizon` wins.
+    #[arg(long, value_name = "DURATION", value_parser = sizer::capacity::parse_years)]
+    horizon: Option<f64>,
+
     /// Where to look: aws, azure, gcp, onprem or all (repeatable or comma-separated) [default:
     /// all].
     #[arg(
@@ -274,40 +287,10 @@ fn platform_ids(targets: &[Target]) -> Vec<String> {
         .collect()
 }
 
-/// `--capacity`: GiB, or a number with a unit (KiB..PiB = 2^10.., KB..PB = 10^3..), in GiB.
+/// `--capacity`: GiB, or a number with a unit (KiB..PiB = 2^10.., KB..PB = 10^3..), in GiB
+/// ([`sizer::capacity::parse_size`]).
 fn parse_capacity(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    // The longest leading part that reads as a number (so 1e3 is a number, 2TiB is 2 + TiB).
-    let split = (1..=t.len())
-        .rev()
-        .filter(|&i| t.is_char_boundary(i))
-        .find(|&i| t[..i].trim().parse::<f64>().is_ok())
-        .unwrap_or(0);
-    let (num, unit) = t.split_at(split);
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a size such as 2048, 500GiB or 2TiB, got \"{s}\""))?;
-    let bytes_per = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "g" | "gi" | "gib" => 1024f64.powi(3),
-        "m" | "mi" | "mib" => 1024f64.powi(2),
-        "t" | "ti" | "tib" => 1024f64.powi(4),
-        "p" | "pi" | "pib" => 1024f64.powi(5),
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        "pb" => 1e15,
-        u => {
-            return Err(format!(
-                "unknown unit \"{u}\" (use MiB, GiB, TiB, PiB or MB, GB, TB, PB)"
-            ))
-        }
-    };
-    let gib = v * bytes_per / 1024f64.powi(3);
-    if !gib.is_finite() || gib <= 0.0 {
-        return Err(format!("must be a size > 0, got \"{s}\""));
-    }
-    Ok(gib)
+    sizer::capacity::parse_size(s)
 }
 
 /// A byte size: plain bytes (`1000`), or a number with a unit: `K`, `M`, `G`, `T` (also `KiB`…
@@ -525,9 +508,21 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             return Exit::Usage;
         }
     }
+    let capacity_file = match &a.capacity_file {
+        Some(p) => match sizer::capacity::CapacityFile::read(p) {
+            Ok(f) => Some(std::sync::Arc::new(f)),
+            Err(e) => {
+                eprintln!("sizer: {}", term(&e.to_string()));
+                return Exit::Usage;
+            }
+        },
+        None => None,
+    };
     let settings = Settings {
         headroom_pct: a.headroom,
         capacity_gib: a.capacity,
+        capacity_file,
+        horizon_years: a.horizon,
         platforms: platform_ids(&a.target),
         instance: a.instance.clone(),
         ..Settings::default()
@@ -599,6 +594,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             pipeline::InputKind::Stdin => PathBuf::from("/dev/stdin"),
             _ => i.path.clone(),
         })
+        .chain(a.capacity_file.clone())
         .collect();
     let mut outputs: Vec<(String, PathBuf)> = Vec::new();
     if let Some(o) = &a.output {
@@ -644,6 +640,16 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     };
     for f in &run.failures {
         eprintln!("sizer: {}: {}", term(&f.file), term(&f.error));
+    }
+    if let Some(p) = &a.capacity_file {
+        for r in &run.capacity_rows {
+            eprintln!(
+                "sizer: {} line {}: {}",
+                term(&p.display().to_string()),
+                r.line,
+                term(&r.reason)
+            );
+        }
     }
     if !run.skipped.is_empty() {
         eprintln!(
@@ -738,7 +744,8 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         return Exit::Failure;
     }
     let strict_failure = a.strict && !run.skipped.is_empty();
-    if run.failures.is_empty() && !strict_failure {
+    // A refused or unmatched --capacity-file row is a failure of that row (the run went on).
+    if run.failures.is_empty() && run.capacity_rows.is_empty() && !strict_failure {
         Exit::Success
     } else {
         Exit::Failure

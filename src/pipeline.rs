@@ -103,6 +103,9 @@ pub struct Run {
     pub host_series: DataFrame,
     /// One per cluster, host or test run of the virtualisation exports (vSAN, esxtop, HCIBench).
     pub virtual_: Vec<cluster::VirtAnalysis>,
+    /// `--capacity-file` rows refused (a bad unit, a negative size, a duplicate key) or matched
+    /// by no database or host, by line; empty without the file.
+    pub capacity_rows: Vec<crate::capacity::RefusedRow>,
 }
 
 impl Run {
@@ -385,7 +388,24 @@ pub fn run_inputs(
     side_by_side::side_by_side(&mut hosts, &analyses, &databases);
     let host_series = host::series_frame(&hosts)?;
     let virtual_ = cluster::analyse(virt_sources, rules, settings);
+    // The capacity file's refused rows, and its rows that no database or host matched.
+    let capacity_rows = match &settings.capacity_file {
+        Some(f) => {
+            let used: Vec<usize> = databases
+                .iter()
+                .map(|d| &d.capacity)
+                .chain(hosts.iter().map(|h| &h.capacity))
+                .filter_map(|c| c.used.as_ref().and_then(|u| u.line))
+                .collect();
+            let mut rows = f.refused.clone();
+            rows.extend(f.unmatched(&used));
+            rows.sort_by_key(|r| r.line);
+            rows
+        }
+        None => Vec::new(),
+    };
     Ok(Run {
+        capacity_rows,
         analyses,
         databases,
         failures,

@@ -50,6 +50,11 @@ pub struct Settings {
     pub headroom_pct: Option<f64>,
     /// Data capacity to provision, GiB; `None` = unknown (size for performance only).
     pub capacity_gib: Option<f64>,
+    /// `--capacity-file`: a size per database or host ([`crate::capacity`]); it takes
+    /// precedence over `capacity_gib`.
+    pub capacity_file: Option<std::sync::Arc<crate::capacity::CapacityFile>>,
+    /// `--horizon`, years: the capacity file's sizes are grown to it (rows may set their own).
+    pub horizon_years: Option<f64>,
     /// Host type whose storage caps apply (`--instance`, an `[[instance]]` id of the catalogue).
     pub instance: Option<String>,
     /// Platforms to recommend for (`onprem`, `aws`); empty = all.

@@ -22,6 +22,8 @@ struct JsonDoc<'a> {
     failed: &'a [crate::pipeline::Failure],
     skipped: &'a [crate::pipeline::Skipped],
     duplicates: &'a [crate::pipeline::Duplicate],
+    /// `--capacity-file` rows refused or matched by nothing (empty without the file).
+    capacity_rows: &'a [crate::capacity::RefusedRow],
     fleet: Fleet,
 }
 
@@ -47,6 +49,7 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         failed: &run.failures,
         skipped: &run.skipped,
         duplicates: &run.duplicates,
+        capacity_rows: &run.capacity_rows,
         fleet: Fleet {
             databases: crate::fleet::databases(run),
             hosts: crate::fleet::hosts(run),

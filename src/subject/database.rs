@@ -102,6 +102,8 @@ pub struct DatabaseAnalysis {
     pub sizing_basis: String,
     /// The recommendation; `None` when no interval has a known IOPS figure (see `warnings`).
     pub recommendation: Option<Recommendation>,
+    /// The capacity sized for and where it came from ([`crate::capacity`]).
+    pub capacity: crate::capacity::CapacityInfo,
     /// Caveats.
     pub warnings: Vec<Warning>,
 }
@@ -208,6 +210,21 @@ pub const LONG_WINDOW_RULE: &str = "long-window-hides-peaks";
 /// The window, minutes, above which the `long_window` warning is given: the threshold of the
 /// `window_minutes >` condition of [`LONG_WINDOW_RULE`], so the warning and the rule it quotes
 /// agree; `None` (no warning) when the rules have no such condition.
+/// The warning of a subject that `--capacity-file` has no row for (`capacity_not_in_file`).
+pub(crate) fn capacity_missing_warning(settings: &Settings) -> Warning {
+    Warning {
+        id: "capacity_not_in_file".into(),
+        message: format!(
+            "not in --capacity-file {}: sized for performance only (its prices are those of a performance-only layout); add a row for it",
+            settings
+                .capacity_file
+                .as_ref()
+                .map(|f| f.path.display().to_string())
+                .unwrap_or_default()
+        ),
+    }
+}
+
 pub(crate) fn long_window_threshold(rules: &RuleSet) -> Option<f64> {
     rules
         .rules()
@@ -321,6 +338,29 @@ pub(crate) fn database(
         }
     }
     let rac = first.db.rac == Some(true) || known.len() > 1;
+    // The database's own capacity (`--capacity-file` row, grown to the horizon, or
+    // `--capacity`): sizing below sees it as `settings.capacity_gib`.
+    let hosts: Vec<String> = instance_info
+        .values()
+        .filter_map(|i| i.host.clone())
+        .collect();
+    let db_name = if key.2.is_empty() { &key.1 } else { &key.2 };
+    let capacity = crate::capacity::resolve(
+        settings,
+        crate::capacity::Subject::Database {
+            name: db_name,
+            db_id: Some(key.0),
+            hosts: &hosts,
+        },
+    );
+    let own = Settings {
+        capacity_gib: capacity.used.as_ref().map(|c| c.gib),
+        ..settings.clone()
+    };
+    let settings = &own;
+    if capacity.missing_from_file {
+        warnings.push(capacity_missing_warning(settings));
+    }
     let mut intervals: Vec<IntervalRow> = Vec::new();
     for ((_, _), (globals, insts)) in &by_interval {
         let mut flags = Vec::new();
@@ -731,6 +771,7 @@ pub(crate) fn database(
         demand: sized.demand,
         sizing_basis: basis.to_string(),
         recommendation: sized.recommendation,
+        capacity,
         warnings,
     })
 }

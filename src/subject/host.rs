@@ -163,6 +163,8 @@ pub struct HostAnalysis {
     pub demand: Demand,
     /// The recommendation; `None` when the host total IOPS is unknown.
     pub recommendation: Option<Recommendation>,
+    /// The capacity sized for and where it came from ([`crate::capacity`]).
+    pub capacity: crate::capacity::CapacityInfo,
     /// AWR figures of databases on this host over the same windows.
     pub awr: Vec<AwrSideBySide>,
     /// Caveats.
@@ -221,7 +223,17 @@ pub(crate) fn host(
     settings: &Settings,
     dev: &DeviceSettings,
 ) -> HostAnalysis {
+    // The host's own capacity (`--capacity-file` row by host name, or `--capacity`).
+    let capacity = crate::capacity::resolve(settings, crate::capacity::Subject::Host { name });
+    let own = Settings {
+        capacity_gib: capacity.used.as_ref().map(|c| c.gib),
+        ..settings.clone()
+    };
+    let settings = &own;
     let mut warnings: Vec<Warning> = Vec::new();
+    if capacity.missing_from_file {
+        warnings.push(crate::subject::database::capacity_missing_warning(settings));
+    }
     let mut infos = Vec::new();
     // (time, interval_s, figures, source, report) per counted interval.
     let mut series: Vec<Entry> = Vec::new();
@@ -859,6 +871,7 @@ pub(crate) fn host(
         size_on,
         demand: sized.demand,
         recommendation: sized.recommendation,
+        capacity,
         awr: Vec::new(),
         warnings,
         series: out_series,

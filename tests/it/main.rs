@@ -2,6 +2,7 @@
 
 mod batch;
 mod bounded;
+mod capacity;
 mod cli;
 mod common;
 mod corpus;

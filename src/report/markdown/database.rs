@@ -481,7 +481,7 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     write_per_instance(out, d)?;
     write_workload(out, d)?;
     if let Some(r) = &d.recommendation {
-        write_recommendation(out, r)?;
+        write_recommendation(out, r, Some(&d.capacity))?;
     }
     let w = &d.intervals[d.character_interval].workload;
     writeln!(out, "## Notes\n")?;

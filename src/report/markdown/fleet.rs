@@ -20,6 +20,7 @@ pub(crate) fn warning_legend(id: &str) -> &'static str {
         "io_profile_mismatch" => "IO Profile disagrees with Instance Activity Stats",
         "all_flagged" => "every interval is flagged: approximate",
         "cannot_size" => "no IOPS figure: not sized",
+        "capacity_not_in_file" => "not in --capacity-file: sized for performance only",
         "figure_not_finite" => "the sizing figure is not a finite number: not sized",
         "slow-single-block-reads" | "slow-log-writes" => "slow storage today: measured IOPS may understate demand",
         "parser" => "cells that could not be read",

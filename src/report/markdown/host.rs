@@ -290,7 +290,7 @@ pub(crate) fn write_host(
                     h.intervals
                 )?;
             }
-            write_recommendation(out, r)?;
+            write_recommendation(out, r, Some(&h.capacity))?;
         }
         None => writeln!(out, "No recommendation: see the warnings.\n")?,
     }

@@ -135,7 +135,37 @@ pub(crate) fn options_table(opts: &[&TierOption]) -> Table {
     t
 }
 
-pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> io::Result<()> {
+/// The capacity line under "Sized for": the size used and where it came from, or that the
+/// subject is missing from `--capacity-file` (nothing without a capacity).
+fn capacity_line(c: &crate::capacity::CapacityInfo) -> Option<String> {
+    if c.missing_from_file {
+        return Some(
+            "Capacity: not in --capacity-file, so sized for performance only (add a row for it)."
+                .into(),
+        );
+    }
+    let u = c.used.as_ref()?;
+    let grown = match (u.growth_pct_per_year, u.horizon_years) {
+        (Some(g), Some(y)) => format!(
+            ": {} GiB grown {} % a year for {} year(s)",
+            fmt_num(u.base_gib, 2),
+            crate::report::fmt::fmt_trim(g),
+            crate::report::fmt::fmt_trim(y)
+        ),
+        _ => String::new(),
+    };
+    Some(format!(
+        "Capacity: {} GiB (from {}{grown}).",
+        fmt_num(u.gib, 2),
+        u.source
+    ))
+}
+
+pub(crate) fn write_recommendation(
+    out: &mut dyn Write,
+    r: &Recommendation,
+    capacity: Option<&crate::capacity::CapacityInfo>,
+) -> io::Result<()> {
     writeln!(out, "## Recommendation\n")?;
     writeln!(
         out,
@@ -150,6 +180,9 @@ pub(crate) fn write_recommendation(out: &mut dyn Write, r: &Recommendation) -> i
         r.rules_origin,
         r.catalog_as_of
     )?;
+    if let Some(line) = capacity.and_then(capacity_line) {
+        writeln!(out, "{line}\n")?;
+    }
     for p in &r.platforms {
         writeln!(out, "### {}\n", p.name)?;
         match &p.recommended {

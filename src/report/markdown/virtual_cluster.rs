@@ -253,7 +253,7 @@ pub(crate) fn write_virtual(
                 crate::report::fmt::opt_num(v.demand.required_iops, 2),
                 crate::report::fmt::throughput_text(&v.demand)
             )?;
-            write_recommendation(out, r)?;
+            write_recommendation(out, r, None)?;
         }
         None => writeln!(out, "No recommendation: see the warnings.\n")?,
     }
