@@ -434,9 +434,9 @@ fn an_unpriced_tier_never_wins_over_priced_ones() {
 fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     // 30,000 IOPS at 16 KiB = 491.52 MB/s: an r5.4xlarge (18,750 IOPS) cannot drive it. The
     // smallest catalogued AWS type per family that can (fewest vCPUs first, AWS-IT24): general
-    // m5.8xlarge (32 vCPU, 128 GiB, 30,000 IOPS, 850 MB/s: exactly the 30,000 IOPS; it ties
-    // m6i.8xlarge on vCPU and memory and sorts first on its lower 850 < 1,250 MB/s cap; the
-    // 4xlarge sizes' 20,000 IOPS are too few); memory r6i.8xlarge (32 vCPU, 256 GiB, 40,000 / 1,250; r7i.8xlarge has the same
+    // m6i.8xlarge (32 vCPU, 128 GiB, 40,000 IOPS, 1,250 MB/s; m5.8xlarge, 30,000 / 850, ties
+    // it on vCPU and memory and sorts after it: at the same size the one that drives more
+    // comes first; the 4xlarge sizes' 20,000 IOPS are too few); memory r6i.8xlarge (32 vCPU, 256 GiB, 40,000 / 1,250; r7i.8xlarge has the same
     // figures and sorts after it by id); storage i4i.8xlarge (32 vCPU, 40,000 / 1,250; the
     // i4i.4xlarge's baseline 20,000 IOPS are too few).
     let d = load(30000.0, 0.7, 16.0);
@@ -449,7 +449,7 @@ fn an_instance_too_small_names_the_catalogued_ones_that_fit() {
     assert!(aws.recommended.is_none());
     assert!(
         aws.explanation.iter().any(|e| e.to_string()
-            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; the smallest catalogued host types that can (one per family): m5.8xlarge (30,000 IOPS, 850.00 MB/s), r6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), i4i.8xlarge (40,000 IOPS, 1,250.00 MB/s)."),
+            == "r5.4xlarge cannot drive 30,000 IOPS and 491.52 MB/s; the smallest catalogued host types that can (one per family): m6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), r6i.8xlarge (40,000 IOPS, 1,250.00 MB/s), i4i.8xlarge (40,000 IOPS, 1,250.00 MB/s)."),
         "{:?}",
         aws.explanation
     );
