@@ -393,7 +393,7 @@ fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
         Some(_) => host.get("host name"),
         None => rec.get("host"),
     };
-    let inst = InstanceInfo {
+    let mut inst = InstanceInfo {
         name: rec.get("instance").cloned().unwrap_or_default(),
         number: opt_u32(rec.get("inst num")).unwrap_or(1),
         startup: rec.get("startup time").and_then(|s| num::awr_datetime(s)),
@@ -406,6 +406,9 @@ fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
             .get("memory (gb)")
             .and_then(|s| num::number(s, Scale::Decimal).ok().flatten()),
     };
+    if host_table.is_none() {
+        (inst.cpus, inst.cores, inst.sockets, inst.memory_gb) = legacy::os_host(doc);
+    }
     let t = find(doc, |s, _| s.contains("snapshot information"))
         .or_else(|| legacy::snapshots(doc))
         .ok_or_else(|| {
@@ -752,6 +755,8 @@ fn wait_events(doc: &Doc, cx: &mut Ctx) -> Vec<WaitEvent> {
             }
         } else if let Some(t) = legacy::top_events(doc).filter(|_| no_summaries()) {
             wait_table(t, WaitScope::Foreground, cx, &mut fg);
+            // The CPU row (`DB CPU`, 10.2 `CPU time`) is time, not a wait event.
+            fg.retain(|e| e.event != "DB CPU" && e.event != "CPU time");
             if !fg.is_empty() {
                 cx.warnings.push(format!(
                     "section 'Top 5 Timed Events' (line {}): no 'Foreground Wait Events' or 'Wait Events' table: the average waits of the Top 5 events are used instead",

@@ -771,10 +771,13 @@ fn awrrpt_10204_small_header_and_sections() {
         "the header's Host column"
     );
     assert_eq!(i.startup, None, "10.2 prints no Startup Time");
+    // No host table: the size from Operating System Statistics, NUM_CPUS 4 and
+    // PHYSICAL_MEMORY_BYTES 17,179,869,184 = 16 × 2^30; no platform, cores or sockets printed.
     assert_eq!(
-        (i.platform.as_deref(), i.cpus, i.memory_gb),
-        (None, None, None)
+        (i.platform.as_deref(), i.cpus, i.cores),
+        (None, Some(4), None)
     );
+    assert_eq!(i.memory_gb, Some(16.0));
     let s = &r.snapshots;
     assert_eq!((s.begin_id, s.end_id), (250, 251));
     assert_eq!(s.begin_time, dt("2011-03-14 09:00:04"));
@@ -855,4 +858,44 @@ fn awrrpt_10204_small_header_and_sections() {
         (Some(4_320.0), Some(10_080.0), Some(720.0))
     );
     assert_eq!((cpu.user_pct, cpu.idle_pct), (None, None));
+}
+
+/// Without any wait-event table (the 10.2 fixture cut before `Wait Events`, its Instance Activity
+/// Stats kept), the Top 5 Timed Events give the foreground averages, with a warning; the `CPU
+/// time` row, which has no waits, is no event.
+#[test]
+fn awrrpt_10204_top5_stands_in_when_no_wait_event_table_is_printed() {
+    let text = std::fs::read_to_string(fixture("awr/awrrpt_10204_small.html")).unwrap();
+    let (head, rest) = text.split_at(text.find("<a class=\"awr\" name=\"100\"></a>").unwrap());
+    let tail = &rest[rest.find("<a class=\"awr\" name=\"23\"></a>").unwrap()..];
+    let r = parse_str(&format!("{head}{tail}")).unwrap();
+    let fg: Vec<_> = r
+        .wait_events
+        .iter()
+        .map(|w| (w.scope, w.event.as_str(), w.avg_wait_printed.as_str()))
+        .collect();
+    // Top 5: db file sequential read 5, CPU time (time, not a wait: left out), db file scattered
+    // read 12, log file parallel write 2, log file sync 3 (Time(s) 6,752 / 432 / 216 / 107).
+    assert_eq!(fg.len(), 4, "{fg:?}");
+    assert!(fg.iter().all(|(s, _, _)| *s == WaitScope::Foreground));
+    assert_eq!(
+        fg[0],
+        (WaitScope::Foreground, "db file sequential read", "5")
+    );
+    let seq = &r.wait_events[0];
+    assert_eq!(
+        (seq.waits, seq.total_wait_s),
+        (Some(1_350_324.0), Some(6_752.0))
+    );
+    assert!(r.wait_events.iter().all(|w| w.event != "CPU time"));
+    assert_eq!(fg[3], (WaitScope::Foreground, "log file sync", "3"));
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].contains("Top 5"), "{:?}", r.warnings);
+    // The cut report still has its activity statistics: 1,440,360 / 3,600 = 400.10.
+    assert_eq!(
+        r.activity("physical read total IO requests")
+            .unwrap()
+            .per_second,
+        Some(400.10)
+    );
 }

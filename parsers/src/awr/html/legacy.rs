@@ -16,7 +16,7 @@
 //! | section | found by | checked against a real file |
 //! |---|---|---|
 //! | database, instance | columns `DB Name`, `DB Id`, `Instance` (11.1: `Inst num`, `Startup Time`, `Release`, `RAC`; 10.2: `Inst num`, `Release`, `RAC`, `Host`) | 11.1.0.7; 10.2 from Oracle's documented layout |
-//! | host | columns `Host Name`, `Platform` (11.1; 10.2 has the `Host` column above) | 11.1.0.7 |
+//! | host | columns `Host Name`, `Platform` (11.1); 10.2 has the header's `Host` column, and its size from Operating System Statistics `NUM_CPUS`, `NUM_CPU_CORES`, `NUM_CPU_SOCKETS`, `PHYSICAL_MEMORY_BYTES` | 11.1.0.7 |
 //! | snapshots | columns `Snap Id`, `Snap Time` and a `Begin Snap:` row | 11.1.0.7 |
 //! | Load Profile | columns `Per Second`, `Per Transaction` and a `Redo size:` row (RAC's `Global Cache Load Profile` has the columns, not the row) | 11.1.0.7 |
 //! | Instance Efficiency | a `Buffer Nowait %:` cell (the table has no header row) | 11.1.0.7 |
@@ -116,4 +116,28 @@ pub(super) fn os_stats(doc: &Doc) -> Option<&Table> {
         (h == "operating system statistics" && has("statistic") && (has("value") || has("total")))
             .then_some(t)
     })
+}
+
+/// The host's size from Operating System Statistics, for 10.2, which prints no host table:
+/// `NUM_CPUS`, `NUM_CPU_CORES`, `NUM_CPU_SOCKETS` and `PHYSICAL_MEMORY_BYTES` (in GB of 2^30
+/// bytes, as the 11g host table prints `Memory (GB)`: 11.1.0.7 prints 31.44 for 33,753,260,032
+/// bytes); each `None` when not printed.
+pub(super) fn os_host(doc: &Doc) -> (Option<u32>, Option<u32>, Option<u32>, Option<f64>) {
+    let Some(t) = os_stats(doc) else {
+        return (None, None, None, None);
+    };
+    let c = Cols::of(t);
+    let (name, value) = (c.get(&["statistic"]), c.get(&["value", "total"]));
+    let stat = |k: &str| {
+        t.data()
+            .find(|r| cell(r, name).trim() == k)
+            .and_then(|r| num::number(cell(&r, value), Scale::Decimal).ok().flatten())
+    };
+    let count = |k: &str| stat(k).map(|v| v as u32);
+    (
+        count("NUM_CPUS"),
+        count("NUM_CPU_CORES"),
+        count("NUM_CPU_SOCKETS"),
+        stat("PHYSICAL_MEMORY_BYTES").map(|b| b / 1_073_741_824.0),
+    )
 }
