@@ -235,7 +235,7 @@ fn check_html_against_expected(dir: &Path) -> usize {
         checked += 1;
     }
     // EXPECTED.jsonl covers every HTML report of the corpus.
-    let html = std::fs::read_dir(&dir)
+    let html = std::fs::read_dir(dir)
         .unwrap()
         .filter(|e| {
             e.as_ref()

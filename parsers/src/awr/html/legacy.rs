@@ -46,7 +46,7 @@ fn has_row(t: &Table, row: &str) -> bool {
 }
 
 /// The first table satisfying `pred`.
-fn first<'a>(doc: &'a Doc, pred: impl Fn(&Table) -> bool) -> Option<&'a Table> {
+fn first(doc: &Doc, pred: impl Fn(&Table) -> bool) -> Option<&Table> {
     doc.tables.iter().find(|t| pred(t))
 }
 
