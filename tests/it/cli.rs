@@ -281,6 +281,51 @@ fn json_for_the_11203_fixture_has_the_hand_figures() {
     assert!(w["io_profile_total_iops"]["unknown_reason"].is_string());
 }
 
+/// The 10.2-layout fixture (no `summary` attributes; hand figures in its comment): the IO figures
+/// from Instance Activity Stats, the latencies recomputed from `Wait Events` / `Background Wait
+/// Events` (Total Wait Time (s) × 1000 / Waits), host CPU from Operating System Statistics.
+#[test]
+fn json_for_the_10204_fixture_has_the_hand_figures() {
+    let v = json(&["fixtures/awr/awrrpt_10204_small.html"]);
+    let r = &v["reports"][0];
+    assert_eq!(r["database"]["db_name"], "SIZTEN");
+    assert_eq!(r["database"]["release"], "10.2.0.4.0");
+    assert_eq!(r["instances"][0]["host"], "db03.example.com");
+    assert_eq!(r["interval"]["elapsed_min"], 60.0);
+    let w = &r["workload"];
+    for (what, want) in [
+        ("read_iops", 400.10),
+        ("write_iops", 150.05),
+        ("redo_writes_per_s", 30.01),
+        ("measured_iops", 550.15),
+        ("required_iops", 580.16),
+        ("cache_hit_pct", 97.32),
+        ("buffer_hit_pct_printed", 97.32),
+        ("read_mb_s", 4.96),
+        ("write_mb_s", 1.58),
+        ("avg_read_kib", 12.1),
+        ("avg_write_kib", 10.3),
+        // 6,752,000 / 1,350,324 = 5.0003; 216,000 / 108,036 = 1.9993; 107,000 / 35,640 = 3.0022.
+        ("db_file_sequential_read_ms", 5.00),
+        ("log_file_parallel_write_ms", 2.00),
+        ("log_file_sync_ms", 3.00),
+        ("host_cpu_busy_pct", 30.00),
+        ("host_cpu_iowait_pct", 5.00),
+    ] {
+        assert_2dp(value(w, what), want, what);
+    }
+    assert_eq!(w["db_file_sequential_read_ms"]["printed"], "5");
+    assert!(w["io_profile_total_iops"]["value"].is_null());
+    let warnings = r["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w["message"]
+            .as_str()
+            .unwrap()
+            .contains("section 'Wait Events'")),
+        "{warnings:?}"
+    );
+}
+
 #[test]
 fn each_bad_fixture_fails_with_one_line_naming_file_and_problem() {
     for (file, problem) in BAD {

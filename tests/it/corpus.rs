@@ -1,5 +1,6 @@
-//! Every AWR HTML report of the shared corpus, checked against `awr/EXPECTED.jsonl` (values read
-//! independently of this project) through the JSON output, to the precision the report prints.
+//! Every AWR HTML report of the shared corpus, checked against `awr/EXPECTED.jsonl` and
+//! `field/EXPECTED.jsonl` (values read independently of this project) through the JSON output, to
+//! the precision the report prints; the text reports against `EXPECTED-text.jsonl`.
 //!
 //! The corpus lives beside the project (`../shared/corpus`); when it is absent these tests print
 //! why and pass without checking (they cannot check what is not there).
@@ -12,7 +13,15 @@ use sizer::rules::RuleSet;
 use sizer::settings::Settings;
 
 fn corpus_awr() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/awr");
+    corpus_dir("awr")
+}
+
+/// `../shared/corpus/SUB` when its `EXPECTED.jsonl` is there, else `None` after
+/// [`crate::common::corpus_absent`].
+fn corpus_dir(sub: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(sub);
     if dir.join("EXPECTED.jsonl").is_file() {
         Some(dir)
     } else {
@@ -72,7 +81,25 @@ fn assert_close(file: &str, what: &str, got: &Value, want: f64, decimals: i32) {
 #[test]
 fn every_html_report_matches_expected_jsonl() {
     let Some(dir) = corpus_awr() else { return };
-    let rows = expected(&dir);
+    let checked = check_html_against_expected(&dir);
+    assert!(checked >= 12);
+}
+
+/// The `field/` reports (found later, of kinds the first corpus lacked: 11.1 without `summary`
+/// attributes, an 11.2.0.4 RAC instance with a text twin) against `field/EXPECTED.jsonl`.
+#[test]
+fn every_field_html_report_matches_field_expected_jsonl() {
+    let Some(dir) = corpus_dir("field") else {
+        return;
+    };
+    let checked = check_html_against_expected(&dir);
+    assert_eq!(checked, 2);
+}
+
+/// Checks every line of `dir/EXPECTED.jsonl` against the JSON output of its file and that every
+/// HTML report of `dir` has a line; returns how many were checked.
+fn check_html_against_expected(dir: &Path) -> usize {
+    let rows = expected(dir);
     let mut checked = 0;
     for e in &rows {
         let file = e["file"].as_str().unwrap();
@@ -208,7 +235,7 @@ fn every_html_report_matches_expected_jsonl() {
         checked += 1;
     }
     // EXPECTED.jsonl covers every HTML report of the corpus.
-    let html = std::fs::read_dir(&dir)
+    let html = std::fs::read_dir(dir)
         .unwrap()
         .filter(|e| {
             e.as_ref()
@@ -219,7 +246,7 @@ fn every_html_report_matches_expected_jsonl() {
         })
         .count();
     assert_eq!(checked, html, "every HTML report is checked");
-    assert!(checked >= 12);
+    checked
 }
 
 #[test]
@@ -435,4 +462,173 @@ fn each_report_has_its_own_redo_margin() {
     assert_eq!(m, Some(1.8));
     // The catalogue's words carry no corpus-wide range any more.
     assert!(!sizer::rules::BUILTIN_SIZING_TOML.contains("+3 % to +23 %"));
+}
+
+/// The 11.1.0.7 report of `field/`, whose tables have no `summary` attributes: header, host,
+/// interval and the printed wait averages, read from the tables found by their columns and
+/// headings.
+#[test]
+fn an_11_1_report_without_summaries_is_read_whole() {
+    let Some(dir) = corpus_dir("field") else {
+        return;
+    };
+    let file = "structureddata-DEMO1-11.1.0.7-rac-instance-60min.html";
+    let (r, db) = analyse_json(&dir.join(file));
+    // Header table (columns DB Name, DB Id, Instance, Inst num, Startup Time, Release, RAC).
+    let d = &r["database"];
+    assert_eq!(d["db_name"], "DEMO");
+    assert_eq!(d["db_id"], 3430975138u64);
+    assert_eq!(d["release"], "11.1.0.7.0");
+    assert_eq!(d["rac"], true);
+    let i = &r["instances"][0];
+    assert_eq!(i["name"], "DEMO1");
+    assert_eq!(i["number"], 1);
+    assert_eq!(i["startup"], "2009-06-22T09:06:00");
+    // Host table (Host Name, Platform, CPUs, Cores, Sockets, Memory (GB)).
+    assert_eq!(i["host"], "rsthpdbs101.example.com");
+    assert_eq!(i["platform"], "Linux x86 64-bit");
+    assert_eq!(
+        (&i["cpus"], &i["cores"], &i["sockets"]),
+        (&8.into(), &8.into(), &2.into())
+    );
+    assert_eq!(i["memory_gb"], 31.44);
+    // Snapshot table: 812 at 23-Jun-09 17:00:03, 813 at 18:00:11, `60.13 (mins)`, `131.37 (mins)`.
+    let iv = &r["interval"];
+    assert_eq!(
+        (&iv["begin_snap"], &iv["end_snap"]),
+        (&812.into(), &813.into())
+    );
+    assert_eq!(iv["begin_time"], "2009-06-23T17:00:03");
+    assert_eq!(iv["end_time"], "2009-06-23T18:00:11");
+    assert_eq!(iv["elapsed_min"], 60.13);
+    assert_eq!(iv["db_time_min"], 131.37);
+    // The wait averages as printed (`Avg wait (ms)`, whole ms): Foreground Wait Events
+    // 'cell single block physical read' 105 waits, 2 (Exadata's 'db file sequential read');
+    // 'log file sync' 6 waits, 0 s, 0 (an average under 0.5 ms); 'direct path read' 3 waits, 8;
+    // 'cell smart table scan' 36,148 waits, 114 s, 3, recomputed 114,000 / 36,148 = 3.154 ms
+    // (between 113,500 / 36,148 = 3.140 and 114,500 / 36,148 = 3.168); Background Wait Events
+    // 'cell multiblock physical read' 9 waits, 5; 'log file parallel write' 486 waits, 1.
+    let w = &r["workload"];
+    for (metric, printed, waits) in [
+        ("db_file_sequential_read_ms", "2", 105.0),
+        ("log_file_sync_ms", "0", 6.0),
+        ("direct_path_read_ms", "8", 3.0),
+        ("cell_smart_table_scan_ms", "3", 36_148.0),
+        ("db_file_scattered_read_ms", "5", 9.0),
+        ("log_file_parallel_write_ms", "1", 486.0),
+    ] {
+        assert_eq!(w[metric]["printed"], printed, "{metric}");
+        assert_eq!(w[metric]["waits"], waits, "{metric}");
+    }
+    assert_eq!(w["db_file_sequential_read_ms"]["value"], 2.0);
+    assert_eq!(
+        w["db_file_sequential_read_ms"]["event"],
+        "cell single block physical read"
+    );
+    assert_eq!(w["log_file_parallel_write_ms"]["value"], 1.0);
+    assert_eq!(w["log_file_sync_ms"]["derived"]["at_most"], true);
+    assert_eq!(w["log_file_sync_ms"]["derived"]["hi"], 0.5);
+    assert_close(
+        file,
+        "smart scan",
+        &w["cell_smart_table_scan_ms"]["value"],
+        3.15,
+        2,
+    );
+    assert_close(
+        file,
+        "lo",
+        &w["cell_smart_table_scan_ms"]["derived"]["lo"],
+        3.13987,
+        5,
+    );
+    assert_close(
+        file,
+        "hi",
+        &w["cell_smart_table_scan_ms"]["derived"]["hi"],
+        3.16753,
+        5,
+    );
+    // Operating System Statistics (heading): 100 × BUSY_TIME 425,240 / (425,240 + IDLE_TIME
+    // 2,459,527) = 14.74 %; IOWAIT_TIME 1,793 → 0.06 %.
+    assert_close(
+        file,
+        "host CPU busy",
+        &w["host_cpu_busy_pct"]["value"],
+        14.74,
+        2,
+    );
+    assert_close(
+        file,
+        "host CPU iowait",
+        &w["host_cpu_iowait_pct"]["value"],
+        0.06,
+        2,
+    );
+    // No IO Profile before 11.2.0.4: unknown with its reason; the IO figures come from
+    // Instance Activity Stats (checked against EXPECTED.jsonl above).
+    assert!(w["io_profile_total_iops"]["unknown_reason"]
+        .as_str()
+        .unwrap()
+        .contains("11.2.0.4"));
+    // One instance of a 4-node RAC: the RAC warnings, nothing about the layout.
+    let warns = warning_ids(&db);
+    assert!(warns.contains(&"rac_instance".to_string()), "{warns:?}");
+    assert!(
+        r["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| w["id"] == "rac_instance"),
+        "{}",
+        r["warnings"]
+    );
+    // The Wait Event Histogram grades the random reads: 'cell single block physical read'
+    // 60.7 + 3.6 + 18.4 + 9.2 = 91.9 % under 8 ms, + 7.1 = 99.0 % under 16 ms: p95 in 8–16 ms.
+    let card = &db["recommendation"]["report_card"]["tests"][0];
+    assert_eq!(card["test"], "random_read");
+    assert_eq!(card["p95_range_ms"], serde_json::json!([8.0, 16.0]));
+}
+
+/// The HTML and text twins of `field/` (the same snapshots) give the same figures to the HTML's
+/// precision (2 decimals), and both match `field/EXPECTED-text.jsonl`.
+#[test]
+fn html_and_text_twins_give_the_same_figures() {
+    let Some(dir) = corpus_dir("field") else {
+        return;
+    };
+    let stem = "1newstar-ORCL-orcl1-11.2.0.4-rac-instance";
+    let (h, _) = analyse_json(&dir.join(format!("{stem}.html")));
+    let (t, _) = analyse_json(&dir.join(format!("{stem}.txt")));
+    assert_eq!(h["source"]["format"], "awr_html");
+    assert_eq!(t["source"]["format"], "awr_text");
+    let e: Value = std::fs::read_to_string(dir.join("EXPECTED-text.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|v| v["twin_of"] == format!("{stem}.html"))
+        .expect("the twin is in EXPECTED-text.jsonl");
+    let (hw, tw) = (&h["workload"], &t["workload"]);
+    for (key, metric) in [
+        ("physical read total IO requests", "read_iops"),
+        ("physical write total IO requests", "write_iops"),
+        ("redo writes", "redo_writes_per_s"),
+        ("measured_iops", "measured_iops"),
+        ("required_iops_seed", "required_iops"),
+        ("buffer_hit_pct", "buffer_hit_pct_printed"),
+    ] {
+        let want = e[key].as_f64().unwrap();
+        assert_close("html", metric, &hw[metric]["value"], want, 2);
+        assert_close("text", metric, &tw[metric]["value"], want, 2);
+    }
+    assert_close("text", "cache hit", &tw["cache_hit_pct"]["value"], 99.68, 2);
+    assert_eq!(h["interval"], t["interval"]);
+    assert_eq!(h["database"]["db_id"], t["database"]["db_id"]);
+    // Bytes/s: the text prints one decimal (40,794.3, 17,243.8), and Total / elapsed is no finer
+    // there (147,390,464 B over 60.22 min ± 0.3 s is ± 3.4 B/s): equal to the text's precision.
+    for metric in ["read_bytes_per_s", "write_bytes_per_s"] {
+        assert_eq!(tw[metric]["decimals"], 1, "{metric}");
+        let hv = hw[metric]["value"].as_f64().unwrap();
+        assert_close("text", metric, &tw[metric]["value"], hv, 1);
+    }
 }

@@ -1,6 +1,8 @@
-//! AWR HTML reports (`awrrpt.sql`, `awrgrpt.sql`, PDB reports), 11.2.0.3 to 19c.
+//! AWR HTML reports (`awrrpt.sql`, `awrgrpt.sql`, PDB reports), 10.2 to 19c.
 //!
-//! Sections are found by their table `summary` text or the heading before them, never by position:
+//! Sections are found by their table `summary` text or the heading before them, never by position.
+//! 11.1 and 10.2 print no `summary` attributes: where no table has the summary a section is looked
+//! up by, `legacy` finds it by its heading or its column names (its docs list each section):
 //!
 //! | section | instance report (`summary` / heading) | RAC global report |
 //! |---|---|---|
@@ -12,7 +14,7 @@
 //! | Instance Efficiency | "instance efficiency percentages" | — (only Global Cache Efficiency) |
 //! | Instance Activity Stats | 11.2.0.3 `Instance Activity Stats`; 11.2.0.4 `Key …` + `Other Instance Activity Stats`; 12.1+ `Key …` + `Instance Activity Stats` | `System Statistics (Global)` (cluster `per Second`) |
 //! | IOStat | `IOStat by Function summary`, `IOStat by Filetype summary` | `IOStat by Function`, `IOStat by File Type` (`I#` column) |
-//! | waits | `Foreground Wait Events`, `Background Wait Events` | `… (Global)` |
+//! | waits | `Foreground Wait Events`, `Background Wait Events`; 10.2 `Wait Events` (read as foreground, with a warning); with none of them and no summaries, the Top 5 table | `… (Global)` |
 //! | host CPU | "system load statistics" (`Host CPU`), "operating systems statistics" (see `cpu`) | `OS Statistics By Instance` |
 //! | wait histograms | every table under a heading starting `Wait Event Histogram` (11g `… Detail (64 msec to 2 sec)`, 12.2+ `… (up to 32 ms)` …) with an `Event` column and `<X` bucket columns (see `awr::histogram`) | `Wait Event Histogram (Global)` |
 //!
@@ -28,6 +30,7 @@
 //! total: Some(4111567.0), per_second: Some(1140.38), per_trans: Some(44.8), .. }`.
 
 mod cpu;
+mod legacy;
 
 use std::collections::HashMap;
 
@@ -335,10 +338,14 @@ fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
         }
     }
     if !found {
-        return Err(missing(
-            "report header",
-            "a table with summary 'This table displays database instance information' (DB Name, DB Id, Instance …)",
-        ));
+        // 11.1 and 10.2 print no summaries: the header table is known by its columns.
+        let t = legacy::header(doc).ok_or_else(|| {
+            missing(
+                "report header",
+                "a table with summary 'This table displays database instance information', or (10.2, 11.1) with columns DB Name, DB Id, Instance …",
+            )
+        })?;
+        rec = first_record(t);
     }
     let db_id = rec
         .get("db id")
@@ -379,14 +386,18 @@ fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
             }
         }
     }
-    let host = find(doc, |s, _| s.contains("host information"))
-        .map(first_record)
-        .unwrap_or_default();
-    let inst = InstanceInfo {
+    let host_table = find(doc, |s, _| s.contains("host information")).or_else(|| legacy::host(doc));
+    let host = host_table.map(first_record).unwrap_or_default();
+    // 10.2 prints no host table: the header's last column, `Host`, names it.
+    let host_name = match host_table {
+        Some(_) => host.get("host name"),
+        None => rec.get("host"),
+    };
+    let mut inst = InstanceInfo {
         name: rec.get("instance").cloned().unwrap_or_default(),
         number: opt_u32(rec.get("inst num")).unwrap_or(1),
         startup: rec.get("startup time").and_then(|s| num::awr_datetime(s)),
-        host: opt_str(host.get("host name")),
+        host: opt_str(host_name),
         platform: opt_str(host.get("platform")),
         cpus: opt_u32(host.get("cpus")),
         cores: opt_u32(host.get("cores")),
@@ -395,12 +406,17 @@ fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
             .get("memory (gb)")
             .and_then(|s| num::number(s, Scale::Decimal).ok().flatten()),
     };
-    let t = find(doc, |s, _| s.contains("snapshot information")).ok_or_else(|| {
-        missing(
-            "snapshot information",
-            "a table with summary 'This table displays snapshot information' (Begin Snap, End Snap, Elapsed)",
-        )
-    })?;
+    if host_table.is_none() {
+        (inst.cpus, inst.cores, inst.sockets, inst.memory_gb) = legacy::os_host(doc);
+    }
+    let t = find(doc, |s, _| s.contains("snapshot information"))
+        .or_else(|| legacy::snapshots(doc))
+        .ok_or_else(|| {
+            missing(
+                "snapshot information",
+                "a table with summary 'This table displays snapshot information', or (10.2, 11.1) with columns Snap Id, Snap Time and a 'Begin Snap:' row",
+            )
+        })?;
     let cols = Cols::of(t);
     let (id_c, time_c) = (cols.get(&["snap id"]), cols.get(&["snap time"]));
     let mut snaps = Snapshots::default();
@@ -535,7 +551,9 @@ fn header_global(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
 }
 
 fn load_profile(doc: &Doc, cx: &mut Ctx) -> Vec<LoadProfileRow> {
-    let Some(t) = find(doc, |s, _| s.contains("load profile")) else {
+    let Some(t) =
+        find(doc, |s, _| s.contains("load profile")).or_else(|| legacy::load_profile(doc))
+    else {
         return Vec::new();
     };
     let c = Cols::of(t);
@@ -586,7 +604,9 @@ fn io_profile(doc: &Doc, cx: &mut Ctx) -> Vec<IoProfileRow> {
 }
 
 fn efficiency(doc: &Doc, cx: &mut Ctx) -> Vec<(String, Option<f64>)> {
-    let Some(t) = find(doc, |s, _| s.contains("instance efficiency percentages")) else {
+    let Some(t) = find(doc, |s, _| s.contains("instance efficiency percentages"))
+        .or_else(|| legacy::efficiency(doc))
+    else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -710,49 +730,80 @@ fn iostat(doc: &Doc, cx: &mut Ctx, filetype: bool) -> Vec<IoStatRow> {
     out
 }
 
+/// `Foreground Wait Events` and `Background Wait Events`; 10.2 prints `Wait Events`
+/// (foreground and background together: read as foreground, with a warning), and, only when no
+/// wait-event table is printed at all, the Report Summary's Top 5 table of a report without
+/// summaries (10.2, 11.1) gives the foreground averages (with a warning), as in the text reports.
 fn wait_events(doc: &Doc, cx: &mut Ctx) -> Vec<WaitEvent> {
-    let mut out = Vec::new();
-    for (scope, key) in [
-        (WaitScope::Foreground, "foreground wait events"),
-        (WaitScope::Background, "background wait events"),
-    ] {
-        let Some(t) = find(doc, |s, h| h.starts_with(key) || s.contains(key)) else {
-            continue;
-        };
-        let c = Cols::of(t);
-        let ev = c.get(&["event"]);
-        let class = c.get(&["wait class", "class"]);
-        let waits = c.get(&["waits"]);
-        let total = c.get(&[
-            "total wait time (s)",
-            "total wait time (sec)",
-            "total(s)",
-            "time (s)",
-        ]);
-        let avg_c = t
-            .columns()
-            .iter()
-            .position(|h| norm(h).starts_with("avg wait") || norm(h).starts_with("wait avg"));
-        let bare_ms = 1.0;
-        for row in t.data() {
-            let event = cell(&row, ev).to_string();
-            if event.is_empty() {
-                continue;
+    let (mut fg, mut bg) = (Vec::new(), Vec::new());
+    let key = |k: &'static str| move |s: &str, h: &str| h.starts_with(k) || s.contains(k);
+    if let Some(t) = find(doc, key("foreground wait events")) {
+        wait_table(t, WaitScope::Foreground, cx, &mut fg);
+    }
+    if let Some(t) = find(doc, key("background wait events")) {
+        wait_table(t, WaitScope::Background, cx, &mut bg);
+    }
+    let no_summaries = || doc.keys.iter().all(|(s, _)| s.is_empty());
+    if fg.is_empty() {
+        if let Some(t) = find(doc, |s, h| s.is_empty() && h == "wait events") {
+            wait_table(t, WaitScope::Foreground, cx, &mut fg);
+            if !fg.is_empty() {
+                cx.warnings.push(format!(
+                    "section 'Wait Events' (line {}): no 'Foreground Wait Events' table (release before 11.1); its events, which include background waits, are read as foreground events",
+                    t.line
+                ));
             }
-            let printed = cell(&row, avg_c).to_string();
-            out.push(WaitEvent {
-                scope,
-                wait_class: Some(cell(&row, class).to_string()).filter(|s| !s.is_empty()),
-                waits: cx.num(t, &event, cell(&row, waits), Scale::Decimal),
-                total_wait_s: cx.num(t, &event, cell(&row, total), Scale::Decimal),
-                total_wait_decimals: Some(num::decimals(cell(&row, total))),
-                avg_wait_ms: cx.dur(t, &event, &printed, bare_ms),
-                avg_wait_printed: printed,
-                event,
-            });
+        } else if let Some(t) = legacy::top_events(doc).filter(|_| no_summaries()) {
+            wait_table(t, WaitScope::Foreground, cx, &mut fg);
+            // The CPU row (`DB CPU`, 10.2 `CPU time`) is time, not a wait event.
+            fg.retain(|e| e.event != "DB CPU" && e.event != "CPU time");
+            if !fg.is_empty() {
+                cx.warnings.push(format!(
+                    "section 'Top 5 Timed Events' (line {}): no 'Foreground Wait Events' or 'Wait Events' table: the average waits of the Top 5 events are used instead",
+                    t.line
+                ));
+            }
         }
     }
-    out
+    fg.extend(bg);
+    fg
+}
+
+/// The rows of one wait-event table (`Event`, `Waits`, total time, `Avg wait`), as `scope`.
+fn wait_table(t: &Table, scope: WaitScope, cx: &mut Ctx, out: &mut Vec<WaitEvent>) {
+    let c = Cols::of(t);
+    let ev = c.get(&["event"]);
+    let class = c.get(&["wait class", "class"]);
+    let waits = c.get(&["waits"]);
+    let total = c.get(&[
+        "total wait time (s)",
+        "total wait time (sec)",
+        "total(s)",
+        "time (s)",
+        "time(s)",
+    ]);
+    let avg_c = t
+        .columns()
+        .iter()
+        .position(|h| norm(h).starts_with("avg wait") || norm(h).starts_with("wait avg"));
+    let bare_ms = 1.0;
+    for row in t.data() {
+        let event = cell(&row, ev).to_string();
+        if event.is_empty() {
+            continue;
+        }
+        let printed = cell(&row, avg_c).to_string();
+        out.push(WaitEvent {
+            scope,
+            wait_class: Some(cell(&row, class).to_string()).filter(|s| !s.is_empty()),
+            waits: cx.num(t, &event, cell(&row, waits), Scale::Decimal),
+            total_wait_s: cx.num(t, &event, cell(&row, total), Scale::Decimal),
+            total_wait_decimals: Some(num::decimals(cell(&row, total))),
+            avg_wait_ms: cx.dur(t, &event, &printed, bare_ms),
+            avg_wait_printed: printed,
+            event,
+        });
+    }
 }
 
 /// Every `Wait Event Histogram…` table, merged per event (see [`WaitHistogram`]). A table whose

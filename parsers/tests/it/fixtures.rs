@@ -746,3 +746,156 @@ proptest! {
         }
     }
 }
+
+/// The 10.2 layout (`awrrpt_10204_small.html`, hand figures in its comment): no `summary`
+/// attributes, the host at the end of the header table, `Wait Events` instead of `Foreground Wait
+/// Events`, Operating System Statistics with a `Total` column.
+#[test]
+fn awrrpt_10204_small_header_and_sections() {
+    let r = awr("awr/awrrpt_10204_small.html");
+    assert_eq!(r.kind, ReportKind::Instance);
+    assert_eq!(
+        r.title,
+        "AWR Report for DB: SIZTEN, Inst: sizten, Snaps: 250-251"
+    );
+    assert_eq!(
+        (r.db.db_name.as_str(), r.db.db_id, r.db.release.as_str()),
+        ("SIZTEN", 1_618_033_988, "10.2.0.4.0")
+    );
+    assert_eq!((r.db.rac, r.db.cdb), (Some(false), None));
+    let i = &r.instances[0];
+    assert_eq!((i.name.as_str(), i.number), ("sizten", 1));
+    assert_eq!(
+        i.host.as_deref(),
+        Some("db03.example.com"),
+        "the header's Host column"
+    );
+    assert_eq!(i.startup, None, "10.2 prints no Startup Time");
+    // No host table: the size from Operating System Statistics, NUM_CPUS 4 and
+    // PHYSICAL_MEMORY_BYTES 17,179,869,184 = 16 × 2^30; no platform, cores or sockets printed.
+    assert_eq!(
+        (i.platform.as_deref(), i.cpus, i.cores),
+        (None, Some(4), None)
+    );
+    assert_eq!(i.memory_gb, Some(16.0));
+    let s = &r.snapshots;
+    assert_eq!((s.begin_id, s.end_id), (250, 251));
+    assert_eq!(s.begin_time, dt("2011-03-14 09:00:04"));
+    assert_eq!(s.end_time, dt("2011-03-14 10:00:04"));
+    close(s.elapsed_min, 60.0, "Elapsed");
+    close(s.db_time_min, 173.18, "DB Time");
+
+    check_activity(
+        &r,
+        &[
+            (
+                "physical read total IO requests",
+                1_440_360.0,
+                400.10,
+                40.01,
+            ),
+            ("physical write total IO requests", 540_180.0, 150.05, 15.01),
+            ("redo writes", 108_036.0, 30.01, 3.00),
+            (
+                "physical read total bytes",
+                17_845_407_744.0,
+                4_957_057.71,
+                495_705.77,
+            ),
+            (
+                "physical write total bytes",
+                5_699_521_536.0,
+                1_583_200.43,
+                158_320.04,
+            ),
+            ("physical reads cache", 1_926_324.0, 535.09, 53.51),
+        ],
+    );
+    check_rates(&r, 3600.0, 36_000.0);
+    assert!(r.io_profile.is_empty() && r.iostat_function.is_empty());
+    assert!(
+        r.wait_histograms.is_empty(),
+        "10.2 prints no Wait Event Histogram"
+    );
+    // Load Profile (2 columns in 10.2) and Instance Efficiency, found by their columns and cells.
+    assert_eq!(r.load_profile.len(), 12);
+    assert_eq!(load(&r, "Physical reads"), (Some(585.09), Some(58.51)));
+    assert_eq!(load(&r, "Redo size"), (Some(300_000.0), Some(30_000.0)));
+    // 100 × (1 − 1,926,324 / 72,000,000) = 97.32455 → 97.32.
+    assert_eq!(r.efficiency("Buffer Hit %"), Some(97.32));
+    assert_eq!(
+        r.efficiency.len(),
+        10,
+        "not the '% Blocks changed per Read' table"
+    );
+    // `Wait Events` (8 rows, background events among them) read as foreground, with a warning;
+    // `Background Wait Events` (3 rows) as background; the Top 5 table is not read.
+    let n = |sc| r.wait_events.iter().filter(|w| w.scope == sc).count();
+    assert_eq!((n(WaitScope::Foreground), n(WaitScope::Background)), (8, 3));
+    assert!(r.wait_events.iter().all(|w| w.event != "CPU time"));
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].contains("section 'Wait Events'"),
+        "{:?}",
+        r.warnings
+    );
+    let ev = |e: &str| r.wait_events.iter().find(|w| w.event == e).unwrap();
+    let seq = ev("db file sequential read");
+    assert_eq!(
+        (seq.waits, seq.total_wait_s),
+        (Some(1_350_324.0), Some(6_752.0))
+    );
+    assert_eq!(
+        (seq.avg_wait_printed.as_str(), seq.avg_wait_ms),
+        ("5", Some(5.0))
+    );
+    assert_eq!(ev("log file sync").avg_wait_ms, Some(3.0));
+    // Operating System Statistics `Total` (centiseconds): BUSY 432,000, IDLE 1,008,000, IOWAIT
+    // 72,000; 10.2 prints no Host CPU table, so the percentages are unknown.
+    let cpu = &r.host_cpu[0];
+    assert_eq!(
+        (cpu.busy_time_s, cpu.idle_time_s, cpu.iowait_time_s),
+        (Some(4_320.0), Some(10_080.0), Some(720.0))
+    );
+    assert_eq!((cpu.user_pct, cpu.idle_pct), (None, None));
+}
+
+/// Without any wait-event table (the 10.2 fixture cut before `Wait Events`, its Instance Activity
+/// Stats kept), the Top 5 Timed Events give the foreground averages, with a warning; the `CPU
+/// time` row, which has no waits, is no event.
+#[test]
+fn awrrpt_10204_top5_stands_in_when_no_wait_event_table_is_printed() {
+    let text = std::fs::read_to_string(fixture("awr/awrrpt_10204_small.html")).unwrap();
+    let (head, rest) = text.split_at(text.find("<a class=\"awr\" name=\"100\"></a>").unwrap());
+    let tail = &rest[rest.find("<a class=\"awr\" name=\"23\"></a>").unwrap()..];
+    let r = parse_str(&format!("{head}{tail}")).unwrap();
+    let fg: Vec<_> = r
+        .wait_events
+        .iter()
+        .map(|w| (w.scope, w.event.as_str(), w.avg_wait_printed.as_str()))
+        .collect();
+    // Top 5: db file sequential read 5, CPU time (time, not a wait: left out), db file scattered
+    // read 12, log file parallel write 2, log file sync 3 (Time(s) 6,752 / 432 / 216 / 107).
+    assert_eq!(fg.len(), 4, "{fg:?}");
+    assert!(fg.iter().all(|(s, _, _)| *s == WaitScope::Foreground));
+    assert_eq!(
+        fg[0],
+        (WaitScope::Foreground, "db file sequential read", "5")
+    );
+    let seq = &r.wait_events[0];
+    assert_eq!(
+        (seq.waits, seq.total_wait_s),
+        (Some(1_350_324.0), Some(6_752.0))
+    );
+    assert!(r.wait_events.iter().all(|w| w.event != "CPU time"));
+    assert_eq!(fg[3], (WaitScope::Foreground, "log file sync", "3"));
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(r.warnings[0].contains("Top 5"), "{:?}", r.warnings);
+    // The cut report still has its activity statistics: 1,440,360 / 3,600 = 400.10.
+    assert_eq!(
+        r.activity("physical read total IO requests")
+            .unwrap()
+            .per_second,
+        Some(400.10)
+    );
+}

@@ -6,6 +6,8 @@
 //! | instance | "This table displays operating systems statistics" (`Operating System Statistics`) | `Statistic`, `Value`: rows `BUSY_TIME`, `IDLE_TIME`, `IOWAIT_TIME` (hundredths of a second) |
 //! | RAC global | `OS Statistics By Instance` | `I#`, `% Busy % Usr % Sys % WIO % Idl`, `Time (s)`: `Busy Idle` |
 //!
+//! | instance, 11.1 / 10.2 (no summaries) | `Host CPU` by its columns (11.1 only); heading `Operating System Statistics` | as above; 10.2 names the value column `Total` |
+//!
 //! Columns and rows are found by name, never by position.
 
 use super::*;
@@ -18,7 +20,9 @@ pub(super) fn host_cpu(doc: &Doc, cx: &mut Ctx, kind: ReportKind) -> Vec<HostCpu
         return by_instance(doc, cx);
     }
     let mut h = HostCpu::default();
-    if let Some(t) = find(doc, |s, _| s.contains("displays system load statistics")) {
+    let load = find(doc, |s, _| s.contains("displays system load statistics"))
+        .or_else(|| super::legacy::system_load(doc));
+    if let Some(t) = load {
         let c = Cols::of(t);
         if let Some(row) = t.data().next() {
             let mut pct = |names: &[&str]| {
@@ -31,11 +35,14 @@ pub(super) fn host_cpu(doc: &Doc, cx: &mut Ctx, kind: ReportKind) -> Vec<HostCpu
             h.idle_pct = pct(&["%idle"]);
         }
     }
-    if let Some(t) = find(doc, |s, _| {
+    let os = find(doc, |s, _| {
         s.contains("displays operating systems statistics")
-    }) {
+    })
+    .or_else(|| super::legacy::os_stats(doc));
+    if let Some(t) = os {
         let c = Cols::of(t);
-        let (name, value) = (c.get(&["statistic"]), c.get(&["value"]));
+        // 10.2 names the value column `Total`.
+        let (name, value) = (c.get(&["statistic"]), c.get(&["value", "total"]));
         for row in t.data() {
             let slot = match cell(&row, name).trim() {
                 "BUSY_TIME" => &mut h.busy_time_s,
