@@ -791,7 +791,8 @@ pub(crate) fn host(
         interval_s_min: lens.iter().flatten().copied().reduce(f64::min),
         interval_s_max: lens.iter().flatten().copied().reduce(f64::max),
         selection: if use_b {
-            "`sar -b` (the kernel's total over every whole disk: no device listed is one)".to_string()
+            "`sar -b` (the kernel's total over every whole disk: no device listed is one)"
+                .to_string()
         } else if use_alt {
             "device-mapper and md devices (no whole disk is listed)".to_string()
         } else {
