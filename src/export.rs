@@ -2,11 +2,16 @@
 //! over where a fleet outgrows one machine (DuckDB, Spark, polars). See `docs/export.md`.
 //!
 //! The file holds the model's rows (columns in [`crate::model::COLUMNS`]): one row per source,
-//! instance, interval and statistic, with the AWR statistic names verbatim. It is written to a
-//! temporary file beside the target and renamed into place, so a failure leaves no partial file.
-//! Host series of OS disk logs are written too (see [`fn@write`]).
+//! instance, interval and statistic, with the AWR statistic names verbatim. The rows are streamed:
+//! [`ModelExport`] receives each report's rows as the report is finished
+//! ([`crate::pipeline::run_inputs_into`]) and encodes them at once (Parquet in row groups of
+//! [`ROW_GROUP_ROWS`], CSV report by report), into a temporary file beside the target that is
+//! renamed into place at the end, so a failure leaves no partial file and no run holds every
+//! row. Host series of OS disk logs are written too (see [`ModelExport::finish`]).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use polars::prelude::*;
 
@@ -37,35 +42,237 @@ pub enum ExportError {
     Output(#[from] OutputError),
 }
 
-use crate::pipeline::Run;
+use crate::model::Model;
+use crate::output::AtomicFile;
+use crate::pipeline::{ModelSink, Run};
 
-/// Writes the model of `run` to `path` (`.parquet`: uncompressed-safe default codec of polars;
-/// `.csv`: comma-separated with a header row, timestamps in ISO 8601). OS disk logs' host series
-/// ([`crate::subject::host::series_frame`]: one row per host and interval) go to `path` when the run has
-/// no AWR database, else beside it as `<stem>.hosts.<ext>`. Returns the paths written.
-///
-/// # Errors
-/// [`ExportError`] naming the path and the cause.
-pub fn write(run: &Run, path: &Path) -> Result<Vec<PathBuf>, ExportError> {
-    let mut written = Vec::new();
-    if run.hosts.is_empty() || !run.databases.is_empty() {
-        let model = run.model().map_err(|source| ExportError::Encode {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        write_frame(&model.df, path)?;
-        written.push(path.to_path_buf());
-    }
-    if !run.hosts.is_empty() {
-        let hosts_path = if run.databases.is_empty() {
-            path.to_path_buf()
-        } else {
-            hosts_path(path)
+/// Rows per Parquet row group: reports' frames are gathered until they hold this many rows
+/// (about 60 reports), then written as one row group. DuckDB writes groups of 122,880 rows by
+/// default; smaller groups keep what is held small.
+pub const ROW_GROUP_ROWS: usize = 65_536;
+
+/// The encoder of the model file, writing into a handle of the temporary file.
+enum Encoder {
+    Parquet(polars::io::parquet::write::BatchedWriter<Shared>),
+    Csv(polars::io::csv::write::BatchedWriter<Shared>),
+}
+
+/// The streaming `--export` of the model: each report's rows are encoded as the report is
+/// finished ([`ModelSink`]), into a temporary file beside the target; [`ModelExport::finish`]
+/// renames it into place (`output::AtomicFile`), so a failure or an interruption leaves no
+/// partial file. Parquet rows are gathered into row groups of [`ROW_GROUP_ROWS`]; CSV rows are
+/// written report by report. Nothing holds more than one row group.
+pub struct ModelExport {
+    path: PathBuf,
+    file: Shared,
+    encoder: Encoder,
+    /// Frames not yet written (Parquet): fewer than [`ROW_GROUP_ROWS`] rows.
+    pending: Vec<DataFrame>,
+    pending_rows: usize,
+    /// Rows written so far.
+    rows: u64,
+    /// The first failure; nothing more is written after it.
+    error: Option<ExportError>,
+}
+
+impl ModelExport {
+    /// Starts the export to `path` (`.parquet` or `.csv`): creates its temporary file.
+    ///
+    /// # Errors
+    /// [`ExportError::UnknownExtension`]; [`ExportError::Output`] when the temporary file
+    /// cannot be created; [`ExportError::Encode`] when the encoder cannot start.
+    pub fn create(path: &Path) -> Result<ModelExport, ExportError> {
+        let ext = extension(path)?;
+        let file = Shared(Arc::new(Mutex::new(AtomicFile::create(path)?)));
+        let out = file.clone();
+        let schema = Model::build(&[])
+            .map_err(|source| encode(path, source))?
+            .df
+            .schema()
+            .as_ref()
+            .clone();
+        let encoder = match ext {
+            Ext::Parquet => Encoder::Parquet(
+                ParquetWriter::new(out)
+                    .batched(&schema)
+                    .map_err(|source| encode(path, source))?,
+            ),
+            Ext::Csv => Encoder::Csv(
+                CsvWriter::new(out)
+                    .include_header(true)
+                    .batched(&schema)
+                    .map_err(|source| encode(path, source))?,
+            ),
         };
-        write_frame(&run.host_series, &hosts_path)?;
-        written.push(hosts_path);
+        Ok(ModelExport {
+            path: path.to_path_buf(),
+            file,
+            encoder,
+            pending: Vec::new(),
+            pending_rows: 0,
+            rows: 0,
+            error: None,
+        })
     }
-    Ok(written)
+
+    /// Rows handed to the export so far (written, or gathered for the next row group).
+    pub fn rows(&self) -> u64 {
+        self.rows + self.pending_rows as u64
+    }
+
+    /// Writes the frames gathered as one row group.
+    fn flush_pending(&mut self) -> PolarsResult<()> {
+        let Encoder::Parquet(w) = &mut self.encoder else {
+            return Ok(());
+        };
+        let mut frames = std::mem::take(&mut self.pending).into_iter();
+        let Some(mut df) = frames.next() else {
+            return Ok(());
+        };
+        for f in frames {
+            df.vstack_mut_owned(f)?;
+        }
+        let chunked = polars::frame::chunk_df_for_writing(&mut df, ROW_GROUP_ROWS)?;
+        w.write_batch(&chunked)?;
+        self.rows += self.pending_rows as u64;
+        self.pending_rows = 0;
+        Ok(())
+    }
+
+    fn write(&mut self, part: Model) -> PolarsResult<()> {
+        let n = part.df.height();
+        match &mut self.encoder {
+            Encoder::Csv(w) => {
+                let mut df = neutralise_formulas(&part.df)?;
+                df.align_chunks();
+                w.write_batch(&df)?;
+                self.rows += n as u64;
+            }
+            Encoder::Parquet(_) => {
+                self.pending.push(part.df);
+                self.pending_rows += n;
+                if self.pending_rows >= ROW_GROUP_ROWS {
+                    self.flush_pending()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the export of `run`: the model file is completed and renamed into place, unless the
+    /// run has OS disk logs and no AWR database (then the host series takes the name, as
+    /// before). OS disk logs' host series ([`crate::subject::host::series_frame`]: one row per
+    /// host and interval) go to the export path when the run has no AWR database, else beside it
+    /// as `<stem>.hosts.<ext>`. Returns the paths written.
+    ///
+    /// # Errors
+    /// The first [`ExportError`] met while streaming, or in finishing, naming the path.
+    pub fn finish(mut self, run: &Run) -> Result<Vec<PathBuf>, ExportError> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let path = self.path.clone();
+        let mut written = Vec::new();
+        if run.hosts.is_empty() || !run.databases.is_empty() {
+            self.flush_pending()
+                .map_err(|source| encode(&path, source))?;
+            let out = match self.encoder {
+                Encoder::Parquet(w) => w.finish().map(|_| ()),
+                Encoder::Csv(mut w) => w.finish(),
+            };
+            out.map_err(|source| encode(&path, source))?;
+            // The encoder, and its handle on the file, are gone: the export holds the last one.
+            let file = Arc::try_unwrap(self.file.0)
+                .map_err(|_| {
+                    encode(
+                        &path,
+                        PolarsError::ComputeError("the export file is still shared".into()),
+                    )
+                })?
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner());
+            file.commit()?;
+            written.push(path.clone());
+        } else {
+            drop(self.encoder);
+            drop(self.file);
+        }
+        if !run.hosts.is_empty() {
+            let hosts_path = if run.databases.is_empty() {
+                path
+            } else {
+                hosts_path(&path)
+            };
+            write_frame(&run.host_series, &hosts_path)?;
+            written.push(hosts_path);
+        }
+        Ok(written)
+    }
+}
+
+impl ModelSink for ModelExport {
+    fn report(&mut self, part: Model) {
+        if self.error.is_some() {
+            return;
+        }
+        if let Err(source) = self.write(part) {
+            self.error = Some(encode(&self.path, source));
+        }
+    }
+}
+
+fn encode(path: &Path, source: PolarsError) -> ExportError {
+    ExportError::Encode {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The kinds of export file.
+enum Ext {
+    Parquet,
+    Csv,
+}
+
+fn extension(path: &Path) -> Result<Ext, ExportError> {
+    let ext = path
+        .extension()
+        .and_then(|x| x.to_str())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    match ext.as_str() {
+        "parquet" => Ok(Ext::Parquet),
+        "csv" => Ok(Ext::Csv),
+        other => Err(ExportError::UnknownExtension {
+            path: path.to_path_buf(),
+            ext: other.to_string(),
+        }),
+    }
+}
+
+/// The temporary file, shared by the encoder (which writes into it) and the export (which
+/// commits it once the encoder is done and dropped).
+#[derive(Clone)]
+struct Shared(Arc<Mutex<AtomicFile>>);
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, AtomicFile> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Write for Shared {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.lock().writer().write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.lock().writer().write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.lock().writer().flush()
+    }
 }
 
 /// The text a CSV cell holds: a text value that begins with `=`, `+`, `-`, `@`, a tab or a

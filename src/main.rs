@@ -631,7 +631,17 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             return Exit::Failure;
         }
     };
-    let run = match pool.install(|| pipeline::run_inputs(inputs, failures, &rules, &settings)) {
+    // The export streams each report's rows into its temporary file as the report is read
+    // (`export::ModelExport`); one that cannot start fails after the report is written, as an
+    // export that cannot be written always has.
+    let mut model_export = a.export.as_deref().map(export::ModelExport::create);
+    let sink = match &mut model_export {
+        Some(Ok(x)) => Some(x as &mut dyn pipeline::ModelSink),
+        _ => None,
+    };
+    let run = match pool
+        .install(|| pipeline::run_inputs_into(inputs, failures, &rules, &settings, sink))
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("sizer: {e}");
@@ -710,8 +720,8 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         eprintln!("sizer: wrote {}", term(&path.display().to_string()));
     }
     // The export follows the report, so a report that cannot be written leaves no export either.
-    if let Some(path) = &a.export {
-        match export::write(&run, path) {
+    if let Some(x) = model_export {
+        match x.and_then(|x| x.finish(&run)) {
             Ok(paths) => {
                 for p in paths {
                     eprintln!("sizer: wrote {}", term(&p.display().to_string()));

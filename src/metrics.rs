@@ -28,6 +28,7 @@ use serde::Serialize;
 use sizer_parsers::awr::ReportKind;
 
 pub mod exadata;
+pub mod kept;
 
 use crate::model::{decimals_in_ms, half_unit, section, View};
 

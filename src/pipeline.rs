@@ -12,12 +12,15 @@
 //!    rows and a summary, an OS disk log to its host series, an export to its entity series), so
 //!    memory grows with what is kept, not with the files.
 //! 3. Back on the calling thread (polars has its own pool), reports of the same database, instance
-//!    and snapshot interval are counted once ([`Duplicate`]); each other report becomes its frame
-//!    of the model and its figures ([`crate::subject::awr`]).
+//!    and snapshot interval are counted once ([`Duplicate`]); each other report gets its figures
+//!    and keeps only the few rows read again later ([`crate::subject::awr`],
+//!    [`crate::metrics::kept`]). With `--export`, its full rows are handed at once, as its frame
+//!    of the model, to a [`ModelSink`] (the streaming export, `crate::export::ModelExport`), and
+//!    dropped: the run never holds every row of every report.
 //! 4. The subjects: databases ([`crate::subject::database`]), hosts ([`crate::subject::host`],
 //!    with the AWR figures of the same host beside them, [`crate::subject::side_by_side`]) and
 //!    clusters ([`crate::subject::cluster`]). Each is sized through [`crate::sizing`].
-//! 5. The [`Run`] holds every result, the model and the series frames (for `--export`).
+//! 5. The [`Run`] holds every result and the series frames (for `--export`).
 //!
 //! Nothing below this module imports it.
 
@@ -30,7 +33,7 @@ use serde::Serialize;
 
 use crate::error::RunError;
 use crate::ingest::{check_regular, read_input_limited, read_stdin, Read, ReadError};
-use crate::model::{DataFrame, Model};
+use crate::model::{DataFrame, KeptRows, Model};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
 use crate::subject::awr::{
@@ -91,10 +94,6 @@ pub struct Run {
     pub skipped: Vec<Skipped>,
     /// Reports of an interval already covered.
     pub duplicates: Vec<Duplicate>,
-    /// The columnar model of every readable report, one frame per report in input order
-    /// ([`Run::model`] stacks them). Kept apart so that a run without `--export` never
-    /// materializes the per-report constant columns ([`Model::build`]).
-    pub model_parts: Vec<Model>,
     /// The interval series of every database (see `series_frame`).
     pub series: DataFrame,
     /// One per host of the OS disk logs (iostat, sar, sadf, nmon, OSWatcher, …).
@@ -108,15 +107,13 @@ pub struct Run {
     pub capacity_rows: Vec<crate::capacity::RefusedRow>,
 }
 
-impl Run {
-    /// The columnar model of every readable report: [`Run::model_parts`] stacked (the
-    /// per-report constant columns are materialized here, for `--export`).
-    ///
-    /// # Errors
-    /// A polars error if the frames' schemas differ (not expected: one builder makes them all).
-    pub fn model(&self) -> crate::model::PolarsResult<Model> {
-        Model::from_parts(&self.model_parts)
-    }
+/// Where the full rows of each report go as the report is finished (`--export`): one report's
+/// frame of the model ([`Model`], columns [`crate::model::COLUMNS`]) at a time, in input order,
+/// duplicates left out. The run keeps none of these rows.
+pub trait ModelSink: Send {
+    /// One report's rows. A sink that fails keeps its error for when it is finished (the run
+    /// and its report go on).
+    fn report(&mut self, part: Model);
 }
 
 /// A file to read and whether the user named it.
@@ -277,9 +274,24 @@ pub fn run(paths: &[&Path], rules: &RuleSet, settings: &Settings) -> Result<Run,
 /// As [`run`].
 pub fn run_inputs(
     inputs: Vec<Input>,
+    failures: Vec<Failure>,
+    rules: &RuleSet,
+    settings: &Settings,
+) -> Result<Run, RunError> {
+    run_inputs_into(inputs, failures, rules, settings, None)
+}
+
+/// As [`run_inputs`], handing each report's full rows to `rows` as the report is finished
+/// (`--export`: see [`ModelSink`]).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_inputs_into(
+    inputs: Vec<Input>,
     mut failures: Vec<Failure>,
     rules: &RuleSet,
     settings: &Settings,
+    mut rows: Option<&mut dyn ModelSink>,
 ) -> Result<Run, RunError> {
     let bar = if settings.progress {
         let pb = indicatif::ProgressBar::new(inputs.len() as u64);
@@ -294,9 +306,8 @@ pub fn run_inputs(
         indicatif::ProgressBar::hidden()
     };
     let (formula, formula_info) = formula_of(rules);
-    // Parse in parallel; each worker keeps only the model rows and a small summary.
     // Parse in parallel, a bounded batch at a time, so that only one batch of reports' rows is
-    // alive before it becomes compact DataFrames.
+    // alive before each report is reduced to its figures and kept rows.
     let batch_len = rayon::current_num_threads().max(1) * 8;
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
@@ -343,10 +354,17 @@ pub fn run_inputs(
                     return Ok(None);
                 }
                 seen.insert(key, (raw.file.clone(), figures));
-                finish(raw, &formula).map(Some).map_err(ReadError::from)
+                finish(raw, &formula, rows.is_some())
+                    .map(Some)
+                    .map_err(ReadError::from)
             });
             match r {
-                Ok(Some(x)) => extracts.push(x),
+                Ok(Some(mut x)) => {
+                    if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
+                        sink.report(part);
+                    }
+                    extracts.push(x);
+                }
                 Ok(None) => {}
                 Err(e) if inp.explicit || e.fails_in_directory(&inp.path) => {
                     failures.push(Failure {
@@ -365,24 +383,26 @@ pub fn run_inputs(
     }
     bar.finish_and_clear();
 
-    let mut parts: Vec<Model> = Vec::with_capacity(extracts.len());
+    let mut kept: Vec<KeptRows> = Vec::with_capacity(extracts.len());
     let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
     let mut analyses = Vec::with_capacity(extracts.len());
     for x in extracts {
         analyses.push(report_analysis(&x.file, &x.info, x.workload));
-        parts.push(x.part);
+        kept.push(x.kept);
         infos.push((x.file, x.info));
     }
 
     let databases = databases(
         &infos,
-        &parts,
+        &kept,
         &analyses,
         &formula,
         &formula_info,
         rules,
         settings,
     )?;
+    // The kept rows served the RAC sums and shares: nothing reads them again.
+    drop(kept);
     let series = crate::subject::database::series_frame(&databases)?;
     let mut hosts = host::hosts(host_sources, rules, settings, &settings.devices);
     side_by_side::side_by_side(&mut hosts, &analyses, &databases);
@@ -411,7 +431,6 @@ pub fn run_inputs(
         failures,
         skipped,
         duplicates,
-        model_parts: parts,
         series,
         hosts,
         host_series,

@@ -1,7 +1,8 @@
 //! One AWR or Statspack report: parsed report → [`ReducedReport`] (in the reader thread: its model
-//! rows and a summary) → `ReportFrame` (its frame of the model and its
-//! [`crate::metrics::IntervalFigures`]) → [`Analysis`] (what the report says, with its caveats),
-//! before any sizing. Also the identity that finds duplicate reports.
+//! rows and a summary) → `ReportFrame` (its [`crate::metrics::IntervalFigures`], the few rows
+//! read again later, [`KeptRows`], and, for `--export` only, its frame of the model) →
+//! [`Analysis`] (what the report says, with its caveats), before any sizing. Also the identity
+//! that finds duplicate reports.
 
 use crate::subject::iso;
 use std::collections::BTreeMap;
@@ -10,8 +11,8 @@ use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
 use sizer_parsers::Format;
 
-use crate::metrics::{self, Formula, IntervalFigures};
-use crate::model::{self, Model, PolarsResult, SourceMeta, StatRow};
+use crate::metrics::{self, kept, Formula, IntervalFigures};
+use crate::model::{self, KeptRows, Model, PolarsResult, SourceMeta, StatRow, View};
 use crate::rules::RuleSet;
 use crate::warning::Warning;
 
@@ -135,8 +136,10 @@ pub(crate) struct ReportInfo {
 
 pub(crate) struct ReportFrame {
     pub(crate) file: String,
-    /// This report's rows of the model.
-    pub(crate) part: Model,
+    /// The few rows read again once every report is known ([`crate::metrics::kept`]).
+    pub(crate) kept: KeptRows,
+    /// This report's frame of the model (every row), built only for `--export`.
+    pub(crate) part: Option<Model>,
     pub(crate) workload: IntervalFigures,
     pub(crate) info: ReportInfo,
 }
@@ -150,11 +153,20 @@ pub struct ReducedReport {
     pub(crate) info: ReportInfo,
 }
 
-/// Turns a report's rows into its frame of the model and computes its workload. Runs outside the
-/// parser threads: polars has its own thread pool, and calling it from many jobs of another rayon
-/// pool at once nests the pools' waits on one stack.
-pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<ReportFrame> {
-    let part = Model::build(&[(raw.meta, raw.rows)])?;
+/// Computes a report's workload from its rows, keeps the rows the engine reads again
+/// ([`crate::metrics::kept`]) and, for `--export` (`export`), turns every row into its frame
+/// of the model; the other rows are dropped. Runs outside the parser threads: polars has its
+/// own thread pool, and calling it from many jobs of another rayon pool at once nests the
+/// pools' waits on one stack.
+///
+/// # Errors
+/// A polars error when the frame cannot be built (only with `export`).
+pub(crate) fn finish(
+    raw: ReducedReport,
+    formula: &Formula,
+    export: bool,
+) -> PolarsResult<ReportFrame> {
+    let global = raw.info.kind == ReportKind::RacGlobal;
     let inst = match raw.info.kind {
         ReportKind::RacGlobal => "*".to_string(),
         _ => raw
@@ -169,7 +181,7 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
         statspack: raw.info.statspack,
     };
     let mut workload = metrics::workload(
-        &part.instance_view(&inst)?,
+        &View::of_rows(&raw.rows, &inst),
         source,
         formula,
         raw.info.rate_decimals,
@@ -179,8 +191,23 @@ pub(crate) fn finish(raw: ReducedReport, formula: &Formula) -> PolarsResult<Repo
             .zip(raw.info.snapshots.elapsed_decimals),
     );
     metrics::exadata::set_db_time(workload.exadata.as_mut(), raw.info.snapshots.db_time_min);
+    // A RAC global report is never summed: it keeps only its instances' shares. Any other
+    // report may be summed with the other instances of its interval.
+    let kept = KeptRows::of(&raw.rows, |i, sec, stat| {
+        if global {
+            kept::is_instance_share(i, sec, stat)
+        } else {
+            i == inst && kept::is_read_by_workload(sec, stat)
+        }
+    });
+    let part = if export {
+        Some(Model::build(&[(raw.meta, raw.rows)])?)
+    } else {
+        None
+    };
     Ok(ReportFrame {
         file: raw.file,
+        kept,
         part,
         workload,
         info: raw.info,

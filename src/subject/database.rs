@@ -2,7 +2,8 @@
 //!
 //! 1. Reports are grouped by database (DB Id, name, and PDB for PDB-level reports).
 //! 2. One interval per snapshot range. Instance reports of a RAC database are summed per matching
-//!    interval ([`crate::model::View::sum`]); a RAC global report already gives the cluster figure
+//!    interval ([`crate::model::View::sum`] of the rows each report kept,
+//!    [`crate::metrics::kept`]); a RAC global report already gives the cluster figure
 //!    and wins over a sum of the same interval. Intervals where an instance was restarted, partial
 //!    RAC sums and intervals that overlap shorter ones are flagged and left out of the statistics.
 //! 3. Statistics of each [`SERIES_FIELDS`] figure over the counted intervals
@@ -21,7 +22,7 @@ use sizer_parsers::Format;
 use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::frames::{database_series, DatabaseSeriesRow};
 use crate::model::series::{series_stats, SeriesStats};
-use crate::model::{DataFrame, Model, PolarsResult, View};
+use crate::model::{DataFrame, KeptRows, PolarsResult, View};
 use crate::rules::{Demand, Metric, Op, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
 use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings};
@@ -151,9 +152,12 @@ fn stats_of(
 
 pub(crate) type DbKey = (u64, String, String);
 
+/// The view of an instance that kept no row.
+static NO_ROWS: std::sync::LazyLock<View> = std::sync::LazyLock::new(View::default);
+
 pub(crate) fn databases(
     infos: &[(String, ReportInfo)],
-    parts: &[Model],
+    kept: &[KeptRows],
     analyses: &[Analysis],
     formula: &Formula,
     formula_info: &FormulaInfo,
@@ -189,7 +193,7 @@ pub(crate) fn databases(
             &key,
             members,
             infos,
-            parts,
+            kept,
             analyses,
             formula,
             formula_info,
@@ -303,7 +307,7 @@ pub(crate) fn database(
     key: &DbKey,
     members: &[usize],
     infos: &[(String, ReportInfo)],
-    parts: &[Model],
+    kept: &[KeptRows],
     analyses: &[Analysis],
     formula: &Formula,
     formula_info: &FormulaInfo,
@@ -384,8 +388,8 @@ pub(crate) fn database(
             };
             (scope, insts.clone(), None)
         } else {
-            // Views are rebuilt from the model's rows only for the intervals that need a sum.
-            let owned: Vec<View> = insts
+            // The instances' kept rows (crate::metrics::kept): what the figures read.
+            let vs: Vec<&View> = insts
                 .iter()
                 .map(|&m| {
                     let inst = infos[m]
@@ -393,10 +397,9 @@ pub(crate) fn database(
                         .instances
                         .first()
                         .map_or("*", |i| i.name.as_str());
-                    parts[m].instance_view(inst)
+                    kept[m].view(inst).unwrap_or(&NO_ROWS)
                 })
-                .collect::<PolarsResult<_>>()?;
-            let vs: Vec<&View> = owned.iter().collect();
+                .collect();
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
         let workload = match &view {
@@ -423,7 +426,9 @@ pub(crate) fn database(
         if scope == "cluster" {
             let m = used[0];
             for i in &infos[m].1.instances {
-                let v = parts[m].instance_view(&i.name)?;
+                // The shares are what a RAC global report keeps
+                // (crate::metrics::kept::RAC_GLOBAL_INSTANCE_ROWS).
+                let v = kept[m].view(&i.name).unwrap_or(&NO_ROWS);
                 let get = |col: &str| {
                     v.get(
                         crate::model::section::IOSTAT_FILETYPE,

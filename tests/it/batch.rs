@@ -231,15 +231,25 @@ fn rac_instance_reports_are_summed_per_interval_and_partial_coverage_is_flagged(
 #[test]
 fn the_series_is_a_polars_frame_and_the_model_exports() {
     let rules = RuleSet::builtin().unwrap();
-    let (inputs, failures) = pipeline::discover(&[root().join("fixtures/awr/rac")]);
-    let run = pipeline::run_inputs(inputs, failures, &rules, &Settings::default()).unwrap();
-    assert_eq!(run.series.height(), 2);
-    let req = run.series.column("required_iops").unwrap().f64().unwrap();
-    assert_eq!(req.get(0), Some(4725.34));
     let d = temp("export");
     for ext in ["parquet", "csv"] {
         let p = d.join(format!("model.{ext}"));
-        sizer::export::write(&run, &p).unwrap();
+        // The rows are streamed to the export as each report is read; the run keeps none.
+        let mut x = sizer::export::ModelExport::create(&p).unwrap();
+        let (inputs, failures) = pipeline::discover(&[root().join("fixtures/awr/rac")]);
+        let run =
+            pipeline::run_inputs_into(inputs, failures, &rules, &Settings::default(), Some(&mut x))
+                .unwrap();
+        assert_eq!(run.series.height(), 2);
+        let req = run.series.column("required_iops").unwrap().f64().unwrap();
+        assert_eq!(req.get(0), Some(4725.34));
+        // Every model row of the three reports: each has 34 Instance Activity Stats, 19 Load
+        // Profile, 33 IO Profile (11 rows × Read+Write, Read, Write), 11 Instance Efficiency,
+        // 30 IOStat by Function (6 × 5 columns), 20 IOStat by Filetype (4 × 5), 5 Foreground
+        // and 3 Background Wait Events: 155 rows; 3 × 155 = 465 (the same count as the export
+        // of the build before streaming, 54dc99b).
+        assert_eq!(x.rows(), 465);
+        assert_eq!(x.finish(&run).unwrap(), vec![p.clone()]);
         assert!(
             std::fs::metadata(&p).unwrap().len() > 1000,
             "{ext} too small"
@@ -248,9 +258,34 @@ fn the_series_is_a_polars_frame_and_the_model_exports() {
     let csv = std::fs::read_to_string(d.join("model.csv")).unwrap();
     let header = csv.lines().next().unwrap();
     assert_eq!(header, sizer::model::COLUMNS.join(","));
-    assert!(csv.contains("physical read total IO requests"));
-    // Rows: every model row of the three reports.
-    assert_eq!(csv.lines().count() - 1, run.model().unwrap().df.height());
+    assert_eq!(csv.lines().count() - 1, 465);
+    // 'physical read total IO requests' Total: 8,640,432 (sizdemo1, snaps 4711-4712)
+    // + 8,640,432 (sizdemo1, 4712-4713) + 4,320,216 (sizdemo2, 4711-4712) = 21,601,080.
+    let reads: f64 = csv
+        .lines()
+        .filter(|l| l.contains(",Instance Activity Stats,physical read total IO requests,"))
+        .map(|l| l.split(',').nth(14).unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(reads, 21_601_080.0);
+    // The Parquet file holds the same rows.
+    let f = std::fs::File::open(d.join("model.parquet")).unwrap();
+    use polars::prelude::SerReader;
+    let df = polars::prelude::ParquetReader::new(f).finish().unwrap();
+    assert_eq!(df.height(), 465);
+    assert_eq!(
+        df.get_column_names()
+            .iter()
+            .map(|c| c.as_str())
+            .collect::<Vec<_>>(),
+        sizer::model::COLUMNS
+    );
+    let stat = df.column("statistic").unwrap().str().unwrap();
+    let total = df.column("total").unwrap().f64().unwrap();
+    let parquet_reads: f64 = (0..df.height())
+        .filter(|&i| stat.get(i) == Some("physical read total IO requests"))
+        .filter_map(|i| total.get(i))
+        .sum();
+    assert_eq!(parquet_reads, 21_601_080.0);
     std::fs::remove_dir_all(&d).unwrap();
 }
 
