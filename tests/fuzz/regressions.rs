@@ -269,8 +269,12 @@ fn esxtop_csv_header_missing_a_cell_is_not_sized_on_0() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let path = dir.path().join("esxtop-default-small.csv");
     std::fs::write(&path, &b).expect("written");
-    let run = sizer::pipeline::run(&[path.as_path()], crate::check::rules(), &Default::default())
-        .expect("a run");
+    let run = sizer::pipeline::run(
+        &[path.as_path()],
+        crate::check::rules(),
+        &Default::default(),
+    )
+    .expect("a run");
     let mut json = Vec::new();
     sizer::report::json(&run, &mut json).expect("JSON");
     let text = String::from_utf8(json).expect("UTF-8");

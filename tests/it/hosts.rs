@@ -368,7 +368,11 @@ fn sar_with_only_dynamic_major_devices_falls_back_to_sar_b() {
     // One story: the total is `sar -b`, so "no device matches the selection: the host has no
     // total" (which contradicted it) is not said, and the selection names `sar -b`.
     assert!(!warning_ids(h).contains(&"no_devices_selected".to_string()));
-    assert!(h["selection"].as_str().unwrap().starts_with("`sar -b`"), "{}", h["selection"]);
+    assert!(
+        h["selection"].as_str().unwrap().starts_with("`sar -b`"),
+        "{}",
+        h["selection"]
+    );
     assert_eq!(h["intervals"], 6);
     assert_close(&h["statistics"]["total_iops"]["max"], 6.7, 1e-9);
     // bwrtn/s 993.60 blocks × 512 = 0.5087232 MB/s.
@@ -607,6 +611,9 @@ fn sadf_d_intervals_unequal_and_apart_are_stated() {
     assert_eq!(h["statistics"]["write_iops"]["n"], 4);
     assert_eq!(h["statistics"]["total_iops"]["n"], 5);
     let md = String::from_utf8(sizer(&["analyze", ps]).stdout).unwrap();
-    assert!(md.contains("5 interval(s) of 22–39 s (median 31 s)"), "{md}");
+    assert!(
+        md.contains("5 interval(s) of 22–39 s (median 31 s)"),
+        "{md}"
+    );
     assert!(md.contains("| w/s (4 of 5 intervals) "), "{md}");
 }

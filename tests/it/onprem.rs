@@ -92,7 +92,9 @@ fn xydb_drive_counts_carry_mb_s() {
         .as_str()
         .unwrap_or("")
         .contains("not in the catalogue's sources")));
-    assert!(all.iter().all(|o| !o["tier_id"].as_str().unwrap().contains("hdd10k")));
+    assert!(all
+        .iter()
+        .all(|o| !o["tier_id"].as_str().unwrap().contains("hdd10k")));
 }
 
 /// xydb1 (11.2.0.4 RAC instance, reads at 41 ms, average read 772 KiB): the spinning-drive
@@ -132,7 +134,11 @@ fn xydb1_rule_notes_name_the_limit_that_applied() {
     // which the catalogue no longer builds in: `seen` may be 0; the wording of that note is
     // tested in src/rules/tests.rs and src/report/tests_wording.rs.)
     let _ = seen;
-    for t in ["onprem.hdd7k.raid10", "onprem.hdd7k.raid5", "onprem.hdd7k.raid6"] {
+    for t in [
+        "onprem.hdd7k.raid10",
+        "onprem.hdd7k.raid5",
+        "onprem.hdd7k.raid6",
+    ] {
         let o = option(&p, t);
         assert!(
             o["preferred_by"]

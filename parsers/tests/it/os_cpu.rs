@@ -263,7 +263,9 @@ fn solaris_corpus_xtc_first_row() {
     close(col(c, "wt"), 0.0, "wt E as printed");
     close(col(c, "id"), 100.0, "id E");
     assert!(
-        l.warnings.iter().any(|w| w.contains("wt is printed but not used")),
+        l.warnings
+            .iter()
+            .any(|w| w.contains("wt is printed but not used")),
         "{:?}",
         l.warnings
     );
@@ -318,14 +320,20 @@ fn solaris_sar_u_cpu_with_its_wio_unmeasured() {
         .filter(|r| !r.summary)
         .filter_map(|r| r.cpu.as_ref().and_then(|c| c.busy_pct))
         .collect();
-    assert_eq!(busy.len(), 30, "every interval 08:20:00 … 18:00:00 has its CPU");
+    assert_eq!(
+        busy.len(),
+        30,
+        "every interval 08:20:00 … 18:00:00 has its CPU"
+    );
     // Mean of 100 − %idle over lines 5-34 (awk): 66 / 30 = 2.2; max 9 (13:00:01, idle 91).
     close(Some(busy.iter().sum::<f64>() / 30.0), 2.2, "mean busy");
     close(busy.iter().copied().reduce(f64::max), 9.0, "max busy");
     let avg = l.reports.iter().find(|r| r.summary).unwrap();
     close(cpu(avg).busy_pct, 2.0, "Average: 100 − 98 − 0");
     assert!(
-        l.warnings.iter().any(|w| w.contains("%wio is printed but not used")),
+        l.warnings
+            .iter()
+            .any(|w| w.contains("%wio is printed but not used")),
         "{:?}",
         l.warnings
     );
@@ -341,7 +349,11 @@ fn aix_sar_u_wio_is_measured() {
     close(c.busy_pct, 15.0, "busy");
     close(c.iowait_pct, 5.0, "%wio");
     close(col(c, "physc"), 0.2, "physc");
-    assert!(l.warnings.iter().all(|w| !w.contains("%wio")), "{:?}", l.warnings);
+    assert!(
+        l.warnings.iter().all(|w| !w.contains("%wio")),
+        "{:?}",
+        l.warnings
+    );
 }
 
 #[test]

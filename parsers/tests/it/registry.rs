@@ -275,11 +275,15 @@ fn a_markdown_note_quoting_awr_tags_is_not_an_awr_report() {
     assert!(text.contains("WORKLOAD REPOSITORY report for") && text.contains("<TABLE>"));
     let e = registry::detect(&text).map(|p| p.info().id).unwrap_err();
     assert!(
-        e.to_string().contains("expected an Oracle AWR report (HTML or text"),
+        e.to_string()
+            .contains("expected an Oracle AWR report (HTML or text"),
         "{e}"
     );
     // The same words as markup are an AWR page.
     let html = "SQL> spool awr.html\n<html><head><title>AWR Report</title></head>\n\
                 <body><h1>WORKLOAD REPOSITORY report for</h1>\n<table></table></body></html>\n";
-    assert_eq!(registry::detect(html).map(|p| p.info().id).ok(), Some("awr_html"));
+    assert_eq!(
+        registry::detect(html).map(|p| p.info().id).ok(),
+        Some("awr_html")
+    );
 }
