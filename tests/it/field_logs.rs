@@ -99,6 +99,78 @@ fn host_flag_names_a_log_without_a_banner() {
         .all(|w| !w["id"].as_str().unwrap().starts_with("host_from")));
 }
 
+/// `pdsh -w object[3-4] iostat -xt 10 3` (sysstat 10.2.0, kernel 3.13.0), the two hosts'
+/// lines interleaved, each prefixed `object3: ` or `object4: `, and pdsh's own message for a
+/// third host that did not answer (line 56, no prefix). One host source and answer per host:
+/// - object3, sda + sdb + sdc: 06:48:04 r/s 50 + 30 + 20 = 100, w/s 10 + 20 + 70 = 100, IOPS
+///   200, kB/s 400 + 80 + 240 + 160 + 160 + 560 = 1600 → 1.6384 MB/s; 06:48:14 doubled (400,
+///   3.2768): average 300 IOPS, 2.4576 MB/s; r_await (50 × 4 + 30 × 5 + 20 × 6) / 100 = 4.70
+///   ms, w_await (10 × 1 + 20 × 2 + 70 × 3) / 100 = 2.60 ms;
+/// - object4, sda + sdb: 06:48:05 (500 + 100) × 2 = 1200 IOPS, (4000 + 800) × 2 = 9600 kB/s →
+///   9.8304 MB/s; 06:48:15 halved (600, 4.9152): average 900 IOPS, 7.3728 MB/s, max 1200.
+#[test]
+fn pdsh_capture_gives_one_answer_per_host() {
+    let f = "fixtures/iostat/pdsh-x-10.2-two-hosts.txt";
+    let doc = json(&[f]);
+    let hosts: Vec<&str> = doc["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["host"].as_str().unwrap())
+        .collect();
+    assert_eq!(hosts, ["object3", "object4"]);
+    let o3 = host(&doc, "object3");
+    assert_eq!(o3["os"], "Linux 3.13.0-170-generic");
+    assert_eq!(o3["intervals"], 2);
+    assert_eq!(o3["sources"][0]["since_boot_left_out"], 1);
+    assert_eq!(o3["devices"].as_array().unwrap().len(), 3);
+    close(&o3["statistics"]["total_iops"]["avg"], 300.0);
+    close(&o3["statistics"]["total_iops"]["max"], 400.0);
+    close(&o3["statistics"]["total_mb_s"]["avg"], 2.4576);
+    close(&o3["statistics"]["r_await_ms"]["avg"], 4.70);
+    close(&o3["statistics"]["w_await_ms"]["avg"], 2.60);
+    let o4 = host(&doc, "object4");
+    assert_eq!(o4["devices"].as_array().unwrap().len(), 2);
+    close(&o4["statistics"]["total_iops"]["avg"], 900.0);
+    close(&o4["statistics"]["total_iops"]["max"], 1200.0);
+    assert_eq!(
+        o4["statistics"]["total_iops"]["peak_end"],
+        "2022-01-25T06:48:05"
+    );
+    close(&o4["statistics"]["total_mb_s"]["avg"], 7.3728);
+    for h in [o3, o4] {
+        assert!(h["recommendation"].is_object(), "each host is sized");
+        assert!(warning(h, "host_from_prefix").is_some());
+        let pdsh = h["warnings"].as_array().unwrap().iter().any(|w| {
+            w["message"]
+                .as_str()
+                .unwrap()
+                .contains("line 56, 'pdsh@proxy1: object5")
+        });
+        assert!(pdsh, "the unprefixed line is said: {}", h["warnings"]);
+    }
+}
+
+/// `parallel --tag --line-buffer ssh {} sar -d -p 10 3 ::: stor1 stor2` (sysstat 11.6):
+/// `host<TAB>line`. stor1 sda + sdb tps: 100 + 50, 200 + 50, 150 + 100 = 150, 250, 250 →
+/// average 216.667; kB/s 1600, 2800, 2600 → 1.6384, 2.8672, 2.6624 MB/s. stor2 counts nvme0n1
+/// only (nvme0n1p1 is its partition): 1000, 3000, 2000 → average 2000, kB/s 8000, 24000, 16000
+/// → average 16.384 MB/s. The `Average:` rows are not intervals.
+#[test]
+fn parallel_tag_sar_capture_gives_one_answer_per_host() {
+    let doc = json(&["fixtures/sar/parallel-tag-sar-d-11.6-two-hosts.txt"]);
+    let s1 = host(&doc, "stor1");
+    assert_eq!(s1["sources"][0]["format"], "sar_text");
+    assert_eq!(s1["intervals"], 3);
+    assert_eq!(s1["sources"][0]["summaries_left_out"], 1);
+    close(&s1["statistics"]["total_iops"]["avg"], 650.0 / 3.0);
+    close(&s1["statistics"]["total_mb_s"]["max"], 2.8672);
+    let s2 = host(&doc, "stor2");
+    close(&s2["statistics"]["total_iops"]["avg"], 2000.0);
+    close(&s2["statistics"]["total_mb_s"]["avg"], 16.384);
+    assert_eq!(s2["end"], "2022-01-25T10:00:30");
+}
+
 /// Near misses stay refused: the banner-less fixture with prose before it, and a `key: value`
 /// file (every line has a `word: ` prefix, but no two lines share one).
 #[test]
