@@ -11,7 +11,7 @@
 //!    banner line; AIX and Solaris `iostat`, which print no host name);
 //! 4. else the file: `(no host name) <path>`.
 //!
-//! Cases 1, 3 and 4 are said in the host's warnings ([`naming_warning`]).
+//! Cases 1, 3 and 4 are said in the host's warnings (`naming_warning`).
 
 use crate::ingest::HostSource;
 use crate::settings::DeviceSettings;
