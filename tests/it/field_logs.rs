@@ -194,3 +194,69 @@ fn near_misses_are_not_recognised() {
         );
     }
 }
+
+/// Standard input is split the same way (it is read once into memory; each host's pass reads
+/// the bytes held): the pdsh capture gives object3's 300 and object4's 900 IOPS on average.
+#[test]
+fn prefixed_capture_on_standard_input() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let bytes = std::fs::read("fixtures/iostat/pdsh-x-10.2-two-hosts.txt").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sizer"))
+        .args(["analyze", "-f", "json", "-"])
+        .current_dir(crate::common::root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    close(
+        &host(&doc, "object3")["statistics"]["total_iops"]["avg"],
+        300.0,
+    );
+    close(
+        &host(&doc, "object4")["statistics"]["total_iops"]["avg"],
+        900.0,
+    );
+}
+
+/// A prefixed capture of a log without its banner (`clush -w db03 …` of a cut log) and of one
+/// with a banner whose host differs from the prefix: each host is its prefix; the banner-less
+/// one gives the figures of the plain fixture (300 IOPS on average), and the other's answer
+/// names the banner's host.
+#[test]
+fn prefix_names_the_host_of_a_banner_less_log() {
+    let dir = tempfile::Builder::new()
+        .prefix("s24-prefix-clush-")
+        .tempdir()
+        .unwrap();
+    let prefixed = |host: &str, file: &str| -> String {
+        std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| format!("{host}: {l}\n"))
+            .collect()
+    };
+    let f = dir.path().join("clush.txt");
+    std::fs::write(
+        &f,
+        prefixed("db03", NO_BANNER) + &prefixed("db02", "fixtures/iostat/x-9.0-sectors-ampm-p.txt"),
+    )
+    .unwrap();
+    let doc = json(&[f.to_str().unwrap()]);
+    let db03 = host(&doc, "db03");
+    close(&db03["statistics"]["total_iops"]["avg"], 300.0);
+    let why = warning(db03, "host_from_prefix").unwrap();
+    assert!(!why.contains("banner prints"), "{why}");
+    assert!(warning(db03, "host_from_file_name").is_none());
+    let db02 = host(&doc, "db02");
+    let why = warning(db02, "host_from_prefix").unwrap();
+    assert!(
+        why.contains("its banner prints the host name `db02.example.com`"),
+        "{why}"
+    );
+}
