@@ -50,6 +50,9 @@ pub enum Read {
     Awr(Box<ReducedReport>),
     /// An OS disk log, reduced to its host series and device samples.
     Host(Box<HostSource>),
+    /// A capture whose every line carries a host prefix (`pdsh`, `clush`, `parallel --tag`):
+    /// one host source per host ([`sizer_parsers::prefix`]), in order of first appearance.
+    Hosts(Vec<HostSource>),
     /// A vSAN, esxtop or HCIBench export.
     Virt(Box<VirtSource>),
 }
@@ -221,6 +224,9 @@ pub fn read_stdin(
         selection: &settings.selection,
         host: None,
         read: None,
+        hosts: Vec::new(),
+        prefix: None,
+        prefixed_warnings: Vec::new(),
     };
     let parse = ParseSettings {
         first_report_since_boot: !settings.iostat_y,
@@ -264,6 +270,9 @@ pub fn read_input_limited(
         selection: &settings.selection,
         host: None,
         read: None,
+        hosts: Vec::new(),
+        prefix: None,
+        prefixed_warnings: Vec::new(),
     };
     sizer_parsers::parse_path_into_limited(path, &parse, limits, &mut sink)?;
     sink.into_read()
@@ -277,6 +286,12 @@ struct ReadSink<'a> {
     host: Option<Ingest<'a>>,
     /// A database report or a virtualisation export, once received.
     read: Option<Read>,
+    /// A prefixed capture: the hosts' sources already read (the current one is `host`).
+    hosts: Vec<HostSource>,
+    /// A prefixed capture: the host prefix of the lines being read.
+    prefix: Option<String>,
+    /// A prefixed capture: what concerns the file, said in every host's warnings.
+    prefixed_warnings: Vec<String>,
 }
 
 impl ReadSink<'_> {
@@ -284,7 +299,15 @@ impl ReadSink<'_> {
     ///
     /// # Errors
     /// [`ParseError::UnknownFormat`] when the parser gave no record at all.
-    fn into_read(self) -> Result<Read, ParseError> {
+    fn into_read(mut self) -> Result<Read, ParseError> {
+        if self.prefix.is_some() {
+            self.end_host();
+            let notes = std::mem::take(&mut self.prefixed_warnings);
+            for h in &mut self.hosts {
+                h.warnings.extend(notes.iter().cloned());
+            }
+            return Ok(Read::Hosts(self.hosts));
+        }
         if let Some(host) = self.host {
             return Ok(Read::Host(Box::new(host.into_source())));
         }
@@ -294,7 +317,29 @@ impl ReadSink<'_> {
     }
 }
 
+impl ReadSink<'_> {
+    /// Files the current host's source of a prefixed capture.
+    fn end_host(&mut self) {
+        if let Some(host) = self.host.take() {
+            let mut src = host.into_source();
+            src.host_prefix = self.prefix.clone();
+            self.hosts.push(src);
+        }
+    }
+}
+
 impl Sink for ReadSink<'_> {
+    fn host_begin(&mut self, host: &str) -> Result<(), ParseError> {
+        self.end_host();
+        self.prefix = Some(host.to_string());
+        Ok(())
+    }
+
+    fn prefixed_end(&mut self, warnings: Vec<String>) -> Result<(), ParseError> {
+        self.prefixed_warnings = warnings;
+        Ok(())
+    }
+
     fn interval_report(&mut self, report: sizer_parsers::awr::AwrReport) -> Result<(), ParseError> {
         let reduced = reduce(self.file.clone(), report);
         self.read = Some(Read::Awr(Box::new(reduced)));
@@ -491,6 +536,9 @@ pub struct HostSource {
     pub format: String,
     /// The banner.
     pub header: Option<SystemHeader>,
+    /// The host prefix of a capture whose every line carried one (`pdsh`, `clush`, `parallel
+    /// --tag`): this source is the lines of that host ([`sizer_parsers::prefix`]).
+    pub host_prefix: Option<String>,
     pub(crate) metas: Vec<Meta>,
     pub(crate) rows: Vec<HostRow>,
     /// Totals over device-mapper and md devices, kept when the default selection finds no whole
@@ -535,6 +583,7 @@ impl<'a> Ingest<'a> {
                 file: file.to_string(),
                 format: format.to_string(),
                 header: None,
+                host_prefix: None,
                 metas: Vec::new(),
                 rows: Vec::new(),
                 alt_rows: Vec::new(),

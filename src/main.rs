@@ -186,6 +186,12 @@ struct AnalyzeArgs {
     #[arg(long)]
     iostat_y: bool,
 
+    /// OS disk logs: the host of every log that prints no host name (an iostat log cut from a
+    /// terminal without its `Linux … (host) …` banner line, AIX or Solaris iostat). Without it
+    /// such a log is named after its file, and the answer says so.
+    #[arg(long, value_name = "NAME")]
+    host: Option<String>,
+
     /// Largest input file, on disk: bytes or a size with a unit (`64G`, `500M`; K, M, G, T are
     /// powers of 1024, KB, MB, GB, TB of 1000) [default: 64G]. A larger file fails alone, named
     /// with the cap; the other inputs are still read. Standard input (`-`) is read into memory
@@ -559,6 +565,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
                 DateOrderArg::Ymd => sizer_parsers::disk::DateOrder::Ymd,
             }),
             iostat_y: a.iostat_y,
+            host: a.host.clone().filter(|h| !h.trim().is_empty()),
         },
         hana_checks: a.hana_checks,
         limits: sizer_parsers::input::Limits {

@@ -338,6 +338,10 @@ pub fn run_inputs_into(
                         host_sources.push(*h);
                         return Ok(None);
                     }
+                    Read::Hosts(hs) => {
+                        host_sources.extend(hs);
+                        return Ok(None);
+                    }
                     Read::Virt(v) => {
                         virt_sources.push(*v);
                         return Ok(None);

@@ -143,4 +143,7 @@ pub struct DeviceSettings {
     /// The iostat logs were taken with `-y`: their first report is an interval, not averages
     /// since boot.
     pub iostat_y: bool,
+    /// `--host NAME`: the host of every log that prints no host name (an iostat log without its
+    /// banner line, AIX and Solaris `iostat`); `None` names such a log after its file.
+    pub host: Option<String>,
 }

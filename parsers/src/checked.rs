@@ -275,4 +275,10 @@ impl Sink for Checked<'_> {
         self.check_entities(&mut log);
         self.inner.entity_log(log)
     }
+    fn host_begin(&mut self, host: &str) -> Result<(), ParseError> {
+        self.inner.host_begin(host)
+    }
+    fn prefixed_end(&mut self, warnings: Vec<String>) -> Result<(), ParseError> {
+        self.inner.prefixed_end(warnings)
+    }
 }

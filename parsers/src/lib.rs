@@ -56,6 +56,7 @@ pub mod nmon;
 pub mod num;
 pub mod oswatcher;
 pub mod parser;
+pub mod prefix;
 pub mod registry;
 pub mod sadf;
 pub mod sar;
@@ -92,6 +93,15 @@ pub enum Parsed {
     Devices(Box<disk::DeviceLog>),
     /// Per-entity metric series from a virtualisation tool (vSAN, esxtop, HCIBench).
     Entities(Box<entity::EntityLog>),
+    /// A capture whose every line carries a host prefix (`pdsh`, `clush`, `parallel --tag`):
+    /// one OS disk log per host ([`prefix`]).
+    Hosts {
+        /// Each host's log, in order of first appearance.
+        hosts: Vec<sink::HostLog>,
+        /// What concerns the file rather than one host (lines without a prefix, hosts whose
+        /// lines are no OS disk log).
+        warnings: Vec<String>,
+    },
 }
 
 /// Decodes, detects and parses in-memory bytes, collecting every record.
@@ -126,7 +136,17 @@ pub fn parse_bytes_into(
     sink: &mut dyn Sink,
 ) -> Result<Format, ParseError> {
     let decoded = input::decode(bytes)?;
-    let parser = registry::detect(&decoded.text)?;
+    let parser = match registry::detect(&decoded.text) {
+        Ok(p) => p,
+        Err(e) => {
+            let Some(kind) = prefix::detect(head_of(&decoded.text)) else {
+                return Err(e);
+            };
+            let text = decoded.text.as_bytes();
+            let mut open = || Ok(Box::new(text) as Box<dyn std::io::BufRead + '_>);
+            return prefix::parse_prefixed(kind, &mut open, settings, sink);
+        }
+    };
     let mut checked = checked::Checked::new(sink);
     let mut stamped = WithEncoding {
         inner: &mut checked,
@@ -193,6 +213,17 @@ pub fn parse_path_into_limited(
     let mut undetected = None;
     if let Ok(head) = head {
         let detected = registry::detect(&head);
+        if detected.is_err() {
+            if let Some(kind) = prefix::detect(&head) {
+                let mut open = || open_decoded(path, limits);
+                return prefix::parse_prefixed(kind, &mut open, settings, sink).map_err(
+                    |e| match e {
+                        ParseError::Io { source, .. } => input::io_error(path, source),
+                        e => e,
+                    },
+                );
+            }
+        }
         if let Err(e) = &detected {
             whole.max_file_size = whole.max_file_size.min(UNDETECTED_READ_LIMIT);
             whole.max_decompressed_size = whole.max_decompressed_size.min(UNDETECTED_READ_LIMIT);
@@ -205,19 +236,7 @@ pub fn parse_path_into_limited(
         }
         if let Ok(parser) = detected {
             if parser.streams() {
-                let mut src = input::open_stream_capped(path, limits)?;
-                // UTF-16 is decoded to UTF-8 on the fly, so every streaming parser reads it as
-                // the whole-text decoder does (a UTF-16 log was detected, then read raw).
-                let utf16 =
-                    src.fill_buf()
-                        .map(input::is_utf16)
-                        .map_err(|source| ParseError::Io {
-                            path: path.to_path_buf(),
-                            source,
-                        })?;
-                if utf16 {
-                    src = Box::new(sysstat_json::DecodeReader::new(src));
-                }
+                let mut src = open_decoded(path, limits)?;
                 let mut checked = checked::Checked::new(sink);
                 return match parser.parse_stream(&mut src, settings, &mut checked) {
                     Err(ParseError::Io { source, .. }) => Err(input::io_error(path, source)),
@@ -245,6 +264,36 @@ pub fn parse_path_into_limited(
     parse_bytes_into(&bytes, settings, sink)
 }
 
+/// Opens `path` as a stream under `limits`, gunzipped, and UTF-16 decoded to UTF-8 on the fly,
+/// so every streaming parser reads it as the whole-text decoder does (a UTF-16 log was
+/// detected, then read raw).
+fn open_decoded(
+    path: &Path,
+    limits: &input::Limits,
+) -> Result<Box<dyn std::io::BufRead>, ParseError> {
+    let mut src = input::open_stream_capped(path, limits)?;
+    let utf16 = src
+        .fill_buf()
+        .map(input::is_utf16)
+        .map_err(|source| ParseError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if utf16 {
+        src = Box::new(sysstat_json::DecodeReader::new(src));
+    }
+    Ok(src)
+}
+
+/// The first 64 KiB of `text` (cut at a character boundary), what detection looks at.
+fn head_of(text: &str) -> &str {
+    let mut end = text.len().min(64 * 1024);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 /// Sets the decoding on database reports on their way to the caller's sink.
 struct WithEncoding<'a> {
     inner: &'a mut dyn Sink,
@@ -267,5 +316,11 @@ impl Sink for WithEncoding<'_> {
     }
     fn entity_log(&mut self, log: entity::EntityLog) -> Result<(), ParseError> {
         self.inner.entity_log(log)
+    }
+    fn host_begin(&mut self, host: &str) -> Result<(), ParseError> {
+        self.inner.host_begin(host)
+    }
+    fn prefixed_end(&mut self, warnings: Vec<String>) -> Result<(), ParseError> {
+        self.inner.prefixed_end(warnings)
     }
 }

@@ -158,7 +158,10 @@ pub fn formats_markdown() -> String {
          Regenerate with `SIZER_BLESS=1 cargo test -p sizer-parsers registry`.\n\n\
          sizer tells the format from the content, never from the file name, asking the formats \
          in this order and taking the first that matches. gzip-compressed inputs are read as \
-         they are.\n\n\
+         they are. When none matches and nearly every line starts with a host prefix (`host: ` \
+         from pdsh, clush or `dsh -M`, `host<TAB>` from `parallel --tag`), the lines are split \
+         per host, the prefix removed, and each host's lines are detected in the same order \
+         (see `docs/os-logs.md`). A Linux iostat log is recognised without its banner line too.\n\n\
          | # | id | name | records | what |\n|---|---|---|---|---|\n",
     );
     for (k, f) in formats().enumerate() {

@@ -125,6 +125,28 @@ pub trait Sink {
         let _ = log;
         Ok(())
     }
+
+    /// In a capture whose every line carries a host prefix (the `prefix` module: `pdsh`, `clush`,
+    /// `parallel --tag`), the records up to the next call (or to [`Sink::prefixed_end`]) are the
+    /// log of `host`: one OS disk log, from its [`Sink::device_begin`] to its
+    /// [`Sink::device_end`]. Such a file gives one log per host.
+    ///
+    /// # Errors
+    /// Whatever the sink returns; the parser passes it on.
+    fn host_begin(&mut self, host: &str) -> Result<(), ParseError> {
+        let _ = host;
+        Ok(())
+    }
+
+    /// The end of a prefixed capture, after its last host's log: what concerns the file rather
+    /// than one host (lines without a prefix, hosts whose lines are no OS disk log), each once.
+    ///
+    /// # Errors
+    /// Whatever the sink returns; the parser passes it on.
+    fn prefixed_end(&mut self, warnings: Vec<String>) -> Result<(), ParseError> {
+        let _ = warnings;
+        Ok(())
+    }
 }
 
 /// Hands a parsed [`DeviceLog`] to a sink in the documented order (begin, reports, end): what a
@@ -252,11 +274,24 @@ impl<'s> DeviceStream<'s> {
     }
 }
 
+/// One host's log of a prefixed capture, as [`crate::parse_bytes`] collects it
+/// ([`crate::Parsed::Hosts`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct HostLog {
+    /// The host prefix of its lines.
+    pub host: String,
+    /// Its lines, read as the OS disk log they are.
+    pub log: crate::disk::DeviceLog,
+}
+
 /// A sink that keeps every record: the records of one input, as [`crate::parse_bytes`] returns
 /// them.
 #[derive(Debug, Default)]
 pub struct Collect {
     parsed: Option<crate::Parsed>,
+    /// A prefixed capture: the hosts' logs so far (the current one is `parsed`).
+    hosts: Vec<HostLog>,
+    host: Option<String>,
 }
 
 impl Collect {
@@ -266,8 +301,24 @@ impl Collect {
     }
 
     /// What was collected: `None` when the parser gave no record at all.
-    pub fn into_parsed(self) -> Option<crate::Parsed> {
+    pub fn into_parsed(mut self) -> Option<crate::Parsed> {
+        if self.host.is_some() {
+            self.end_host();
+            return Some(crate::Parsed::Hosts {
+                hosts: self.hosts,
+                warnings: Vec::new(),
+            });
+        }
         self.parsed
+    }
+
+    /// Files the current host's log of a prefixed capture.
+    fn end_host(&mut self) {
+        if let (Some(host), Some(crate::Parsed::Devices(log))) =
+            (self.host.take(), self.parsed.take())
+        {
+            self.hosts.push(HostLog { host, log: *log });
+        }
     }
 
     fn device_log(&mut self) -> Option<&mut DeviceLog> {
@@ -308,6 +359,21 @@ impl Sink for Collect {
 
     fn entity_log(&mut self, log: EntityLog) -> Result<(), ParseError> {
         self.parsed = Some(crate::Parsed::Entities(Box::new(log)));
+        Ok(())
+    }
+
+    fn host_begin(&mut self, host: &str) -> Result<(), ParseError> {
+        self.end_host();
+        self.host = Some(host.to_string());
+        Ok(())
+    }
+
+    fn prefixed_end(&mut self, warnings: Vec<String>) -> Result<(), ParseError> {
+        self.end_host();
+        self.parsed = Some(crate::Parsed::Hosts {
+            hosts: std::mem::take(&mut self.hosts),
+            warnings,
+        });
         Ok(())
     }
 }

@@ -27,6 +27,7 @@ use crate::model::{DataFrame, PolarsResult};
 use crate::rules::{Demand, Recommendation, RuleSet};
 use crate::settings::{DeviceSelection, DeviceSettings, Settings, SizeOn};
 use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings, SMALL_READ_KIB};
+use crate::subject::host_name::{host_key, naming_warning};
 use crate::warning::Warning;
 
 // ---------------------------------------------------------------------------------------------
@@ -132,7 +133,8 @@ pub type SeriesRow = (Option<NaiveDateTime>, f64, HostFigures);
 /// The analysis of one host over all its OS logs, with the recommendation.
 #[derive(Debug, Clone, Serialize)]
 pub struct HostAnalysis {
-    /// Host name as the logs print it (or the file name when they print none).
+    /// Host name: a capture's per-line host prefix, else as the logs print it, else `--host`,
+    /// else `(no host name) <file>` ([`crate::subject::host_name`]).
     pub host: String,
     /// `Linux 5.8.0-53-generic`, `AIX 7.2`, `SunOS 5.11`, when printed.
     pub os: Option<String>,
@@ -174,14 +176,6 @@ pub struct HostAnalysis {
     pub series: Vec<SeriesRow>,
 }
 
-pub(crate) fn host_key(s: &HostSource) -> String {
-    s.header
-        .as_ref()
-        .map(|h| h.host.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| format!("(no host name) {}", s.file))
-}
-
 /// Groups sources by host and analyses each.
 pub fn hosts(
     sources: Vec<HostSource>,
@@ -192,7 +186,7 @@ pub fn hosts(
     let mut order: Vec<String> = Vec::new();
     let mut groups: HashMap<String, Vec<HostSource>> = HashMap::new();
     for s in sources {
-        let k = host_key(&s);
+        let k = host_key(&s, dev);
         if !groups.contains_key(&k) {
             order.push(k.clone());
         }
@@ -410,6 +404,7 @@ pub(crate) fn host(
             date_order: t.order,
             utc: s.metas.iter().any(|m| m.utc),
         });
+        warnings.extend(naming_warning(s, dev));
         for w in &s.warnings {
             warnings.push(Warning {
                 id: "parser".into(),

@@ -7,6 +7,7 @@ pub mod database;
 pub mod entity_totals;
 pub mod hana;
 pub mod host;
+pub mod host_name;
 pub mod side_by_side;
 pub mod virt_cpu;
 

@@ -8,6 +8,7 @@ mod common;
 mod corpus;
 mod cpu;
 mod exadata;
+mod field_logs;
 mod golden;
 mod hosts;
 mod onprem;

@@ -135,6 +135,7 @@ pub use crate::disk::{
     DeviceLog, DeviceReport, DeviceSample, Normalised, SkippedLine, SystemHeader,
 };
 
+mod detect;
 mod plan;
 mod reader;
 mod values;
@@ -194,7 +195,8 @@ pub fn parse(text: &str) -> Result<IostatLog, ParseError> {
 }
 
 /// True when the text starts like iostat output: a `Linux … (host)` banner followed by a device
-/// header or `avg-cpu:` line within the first 50 lines.
+/// header or `avg-cpu:` line within the first 50 lines; or, without a banner, first lines that
+/// are all iostat's and show a report (a log cut from a terminal: see `detect.rs`).
 pub fn looks_like(text: &str) -> bool {
     let mut banner = false;
     for line in text.lines().take(50) {
@@ -207,7 +209,7 @@ pub fn looks_like(text: &str) -> bool {
             return true;
         }
     }
-    false
+    !banner && detect::bannerless(text)
 }
 
 /// Parses iostat text: the whole log in memory, a thin wrapper collecting a [`Reader`].
@@ -332,7 +334,7 @@ impl crate::parser::FormatParser for IostatText {
             id: "iostat_text",
             name: "Linux iostat log",
             kind: crate::sink::RecordKind::Devices,
-            description: "Linux sysstat `iostat` text (basic or `-x`, 7.x to 12.7, `-t`, `-g`, `-p`, `--pretty`)",
+            description: "Linux sysstat `iostat` text (basic or `-x`, 7.x to 12.7, `-t`, `-g`, `-p`, `--pretty`; with or without its banner line)",
         }
     }
 

@@ -14,6 +14,7 @@ mod iostat_json;
 mod nmon;
 mod os_cpu;
 mod oswatcher;
+mod prefix;
 mod registry;
 mod sadf;
 mod sar;

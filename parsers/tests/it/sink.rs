@@ -21,6 +21,8 @@ struct Counting {
     entity_series: Vec<usize>,
     /// Stop after this many device reports.
     stop_after: Option<usize>,
+    /// `host_begin` calls (a prefixed capture: one log per host).
+    hosts: usize,
 }
 
 impl Sink for Counting {
@@ -35,8 +37,17 @@ impl Sink for Counting {
         Ok(true)
     }
     fn device_report(&mut self, report: DeviceReport) -> Result<bool, ParseError> {
-        assert_eq!(self.begins.len(), 1, "a report before device_begin");
-        assert!(self.ends.is_empty(), "a report after device_end");
+        // One log at a time: begun (once per host of a prefixed capture), not yet ended.
+        assert_eq!(
+            self.begins.len(),
+            self.hosts.max(1),
+            "a report before device_begin"
+        );
+        assert_eq!(
+            self.ends.len(),
+            self.begins.len() - 1,
+            "a report after device_end"
+        );
         self.reports += 1;
         self.samples += report.devices.len();
         self.host_totals += report.devices.iter().filter(|d| d.host_total).count();
@@ -48,6 +59,15 @@ impl Sink for Counting {
     }
     fn entity_log(&mut self, log: EntityLog) -> Result<(), ParseError> {
         self.entity_series.push(log.series.len());
+        Ok(())
+    }
+    fn host_begin(&mut self, _host: &str) -> Result<(), ParseError> {
+        assert_eq!(
+            self.ends.len(),
+            self.begins.len(),
+            "a host begun inside a log"
+        );
+        self.hosts += 1;
         Ok(())
     }
 }
@@ -109,6 +129,17 @@ fn a_counting_sink_gets_what_the_collected_parse_holds_for_every_fixture() {
             Parsed::Entities(log) => {
                 assert_eq!(log.format, format.id(), "{name}");
                 assert_eq!(count.entity_series, vec![log.series.len()], "{name}");
+            }
+            // A prefixed capture: one log per host, each begun with its own banner.
+            Parsed::Hosts { hosts, .. } => {
+                assert_eq!(count.begins.len(), hosts.len(), "{name}");
+                for (b, h) in count.begins.iter().zip(&hosts) {
+                    assert_eq!(b.0.id(), h.log.format, "{name}");
+                    assert_eq!(b.1, h.log.header.as_ref().map(|x| x.host.clone()), "{name}");
+                }
+                let reports: usize = hosts.iter().map(|h| h.log.reports.len()).sum();
+                assert_eq!(count.reports, reports, "{name}");
+                assert_eq!(count.ends.len(), hosts.len(), "{name}");
             }
         }
         checked += 1;
