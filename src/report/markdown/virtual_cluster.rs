@@ -8,7 +8,9 @@ use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when, when_o
 
 pub(crate) fn virt_label(m: &str) -> String {
     match m {
-        "total_iops" => "IOPS (total: reads + writes; esxtop Commands/sec also counts other commands)".into(),
+        "total_iops" => {
+            "IOPS (total: reads + writes; esxtop Commands/sec also counts other commands)".into()
+        }
         "read_iops" => "read IOPS".into(),
         "write_iops" => "write IOPS".into(),
         "total_mb_s" => "MB/s (10^6 bytes/s)".into(),
