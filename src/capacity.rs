@@ -366,11 +366,21 @@ pub struct CapacityInfo {
     pub missing_from_file: bool,
 }
 
-/// The capacity of `subject` under `settings`: its row of `--capacity-file` (by DB Id, then
-/// `NAME@HOST`, then the DB name; a host by its name), grown to the horizon; else `--capacity`;
-/// else none.
-pub fn resolve(settings: &crate::settings::Settings, subject: Subject<'_>) -> CapacityInfo {
-    if let Some(file) = &settings.capacity_file {
+/// What [`resolve`] looks in: `--capacity-file`, `--capacity` (GiB) and `--horizon` (years).
+#[derive(Clone, Copy, Default)]
+pub struct Given<'a> {
+    /// `--capacity-file`.
+    pub file: Option<&'a CapacityFile>,
+    /// `--capacity`, GiB.
+    pub capacity_gib: Option<f64>,
+    /// `--horizon`, years.
+    pub horizon_years: Option<f64>,
+}
+
+/// The capacity of `subject`: its row of `--capacity-file` (by DB Id, then `NAME@HOST`, then
+/// the DB name; a host by its name), grown to the horizon; else `--capacity`; else none.
+pub fn resolve(settings: Given<'_>, subject: Subject<'_>) -> CapacityInfo {
+    if let Some(file) = settings.file {
         let keys: Vec<Key> = match subject {
             Subject::Database { name, db_id, hosts } => {
                 let n = name.to_ascii_lowercase();
@@ -470,8 +480,8 @@ mod tests {
         let f = file(
             "key,size,growth_pct_per_year,horizon\nXYDB,1000,10,3y\nDB2,1000,10,\nDB3,1000,,2y\n",
         );
-        let mut s = crate::settings::Settings {
-            capacity_file: Some(std::sync::Arc::new(f)),
+        let mut s = Given {
+            file: Some(&f),
             ..Default::default()
         };
         let db = |name: &'static str| Subject::Database {
@@ -480,31 +490,31 @@ mod tests {
             hosts: &[],
         };
         // 1,000 × 1.1^3 = 1,331 GiB.
-        let u = resolve(&s, db("xydb")).used.unwrap();
+        let u = resolve(s, db("xydb")).used.unwrap();
         assert!((u.gib - 1331.0).abs() < 1e-9, "{u:?}");
         assert_eq!(u.source, "caps.csv line 2, key XYDB");
         // No horizon: the size as given; with --horizon 2y: 1,000 × 1.1^2 = 1,210.
-        assert_eq!(resolve(&s, db("DB2")).used.unwrap().gib, 1000.0);
+        assert_eq!(resolve(s, db("DB2")).used.unwrap().gib, 1000.0);
         s.horizon_years = Some(2.0);
-        assert!((resolve(&s, db("DB2")).used.unwrap().gib - 1210.0).abs() < 1e-9);
+        assert!((resolve(s, db("DB2")).used.unwrap().gib - 1210.0).abs() < 1e-9);
         // A horizon without growth keeps the size.
-        assert_eq!(resolve(&s, db("DB3")).used.unwrap().gib, 1000.0);
+        assert_eq!(resolve(s, db("DB3")).used.unwrap().gib, 1000.0);
         // Not in the file: performance-only, flagged.
-        let m = resolve(&s, db("OTHER"));
+        let m = resolve(s, db("OTHER"));
         assert_eq!((m.used, m.missing_from_file), (None, true));
     }
 
     #[test]
     fn keys_match_db_id_then_name_at_host_then_name() {
         let f = file("key,size\nORCL,100\nORCL@db02,200\n99,300\n");
-        let s = crate::settings::Settings {
-            capacity_file: Some(std::sync::Arc::new(f)),
+        let s = Given {
+            file: Some(&f),
             ..Default::default()
         };
         let hosts = ["DB02".to_string()];
         let gib = |id: Option<u64>, hosts: &[String]| {
             resolve(
-                &s,
+                s,
                 Subject::Database {
                     name: "orcl",
                     db_id: id,

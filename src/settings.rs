@@ -147,3 +147,14 @@ pub struct DeviceSettings {
     /// banner line, AIX and Solaris `iostat`); `None` names such a log after its file.
     pub host: Option<String>,
 }
+
+impl Settings {
+    /// What [`crate::capacity::resolve`] looks in.
+    pub fn capacity_given(&self) -> crate::capacity::Given<'_> {
+        crate::capacity::Given {
+            file: self.capacity_file.as_deref(),
+            capacity_gib: self.capacity_gib,
+            horizon_years: self.horizon_years,
+        }
+    }
+}

@@ -65,7 +65,7 @@ impl View {
     /// The rows of `df` (typically one source's frame) for `instance`, as a lookup table.
     ///
     /// # Errors
-    /// A polars error if `df` lacks a column of [`COLUMNS`].
+    /// A polars error if `df` lacks a column of [`super::awr::COLUMNS`].
     pub fn of(df: &DataFrame, instance: &str) -> PolarsResult<View> {
         let inst = df.column("instance")?.str()?;
         let df = df.filter(&inst.equal(instance))?;

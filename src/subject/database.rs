@@ -350,7 +350,7 @@ pub(crate) fn database(
         .collect();
     let db_name = if key.2.is_empty() { &key.1 } else { &key.2 };
     let capacity = crate::capacity::resolve(
-        settings,
+        settings.capacity_given(),
         crate::capacity::Subject::Database {
             name: db_name,
             db_id: Some(key.0),

@@ -218,7 +218,10 @@ pub(crate) fn host(
     dev: &DeviceSettings,
 ) -> HostAnalysis {
     // The host's own capacity (`--capacity-file` row by host name, or `--capacity`).
-    let capacity = crate::capacity::resolve(settings, crate::capacity::Subject::Host { name });
+    let capacity = crate::capacity::resolve(
+        settings.capacity_given(),
+        crate::capacity::Subject::Host { name },
+    );
     let own = Settings {
         capacity_gib: capacity.used.as_ref().map(|c| c.gib),
         ..settings.clone()
