@@ -318,7 +318,7 @@ fn persistent_name(n: &str) -> Option<DeviceRole> {
 /// zvols, partitions `zdNpM`), `emcpowerX` (PowerPath pseudo devices, partitions
 /// `emcpowerXN`), `nvmeXcYnZ` (NVMe controller-path nodes, drivers/nvme/host/multipath.c).
 fn stacked_or_path(n: &str) -> Option<DeviceRole> {
-    for p in ["bcache", "drbd"] {
+    for p in ["bcache", "drbd", "zd"] {
         if let Some(rest) = n.strip_prefix(p) {
             if all_digits(rest) {
                 return Some(DeviceRole::Stacked);
@@ -329,17 +329,6 @@ fn stacked_or_path(n: &str) -> Option<DeviceRole> {
             {
                 return Some(DeviceRole::Partition);
             }
-        }
-    }
-    if let Some(rest) = n.strip_prefix("zd") {
-        if all_digits(rest) {
-            return Some(DeviceRole::Stacked);
-        }
-        if rest
-            .split_once('p')
-            .is_some_and(|(a, b)| all_digits(a) && all_digits(b))
-        {
-            return Some(DeviceRole::Partition);
         }
     }
     if let Some(rest) = n.strip_prefix("emcpower") {
