@@ -15,7 +15,7 @@
 //!    and snapshot interval are counted once ([`Duplicate`]); each other report gets its figures
 //!    and keeps only the few rows read again later ([`crate::subject::awr`],
 //!    [`crate::metrics::kept`]). With `--export`, its full rows are handed at once, as its frame
-//!    of the model, to a [`ModelSink`] (the streaming export, `crate::export::ModelExport`), and
+//!    of the model, to a [`ModelSink`] (the streaming export, `ModelExport` of the export module), and
 //!    dropped: the run never holds every row of every report.
 //! 4. The subjects: databases ([`crate::subject::database`]), hosts ([`crate::subject::host`],
 //!    with the AWR figures of the same host beside them, [`crate::subject::side_by_side`]) and

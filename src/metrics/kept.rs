@@ -63,7 +63,7 @@ pub const IO_PROFILE: &str = "Total Requests [Read+Write]";
 pub const EFFICIENCY: &str = "Buffer Hit %";
 
 /// The `IOStat by Filetype` rows of each instance of a RAC global report that give the
-/// instance's share (`crate::subject::database::InstanceShare`).
+/// instance's share (the database analysis's `InstanceShare`).
 pub const RAC_GLOBAL_INSTANCE_ROWS: [&str; 4] = [
     "Total [Reads/s]",
     "Total [Writes/s]",

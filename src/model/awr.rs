@@ -41,7 +41,6 @@ use polars::prelude::*;
 use sizer_parsers::awr::{AwrReport, HostCpu, ReportKind, WaitScope};
 
 use super::precision::{activity_rate, wait_average};
-use super::view::View;
 
 /// The model's column names, in order.
 pub const COLUMNS: [&str; 22] = [
@@ -540,24 +539,5 @@ impl Model {
             df.vstack_mut(&p.df)?;
         }
         Ok(Model { df })
-    }
-
-    /// The rows of `instance` (`*` for cluster-wide), as a lookup table: on one source's model
-    /// (from [`Model::build`]) that is one instance of one report.
-    ///
-    /// # Errors
-    /// A polars error if the model lacks a column of [`COLUMNS`].
-    pub fn instance_view(&self, instance: &str) -> PolarsResult<View> {
-        View::of(&self.df, instance)
-    }
-
-    /// The rows of one source and instance (`*` for cluster-wide), as a lookup table.
-    ///
-    /// # Errors
-    /// A polars error if the model lacks a column of [`COLUMNS`].
-    pub fn view(&self, source: &str, instance: &str) -> PolarsResult<View> {
-        let src = self.df.column("source")?.str()?;
-        let mask = src.equal(source);
-        View::of(&self.df.filter(&mask)?, instance)
     }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use polars::prelude::*;
 
-use super::awr::{section, StatRow};
+use super::awr::{section, Model, StatRow};
 
 /// A wait histogram read back from the model: `(edge_ms, cumulative %)` ascending, and the
 /// event's waits.
@@ -428,5 +428,28 @@ impl KeptRows {
     /// Whether nothing is kept.
     pub fn is_empty(&self) -> bool {
         self.views.is_empty()
+    }
+}
+
+/// Lookup tables of a [`Model`] (kept here, not in `awr`, so that `awr` does not depend on
+/// this module).
+impl Model {
+    /// The rows of `instance` (`*` for cluster-wide), as a lookup table: on one source's model
+    /// (from [`Model::build`]) that is one instance of one report.
+    ///
+    /// # Errors
+    /// A polars error if the model lacks a column of [`super::awr::COLUMNS`].
+    pub fn instance_view(&self, instance: &str) -> PolarsResult<View> {
+        View::of(&self.df, instance)
+    }
+
+    /// The rows of one source and instance (`*` for cluster-wide), as a lookup table.
+    ///
+    /// # Errors
+    /// A polars error if the model lacks a column of [`super::awr::COLUMNS`].
+    pub fn view(&self, source: &str, instance: &str) -> PolarsResult<View> {
+        let src = self.df.column("source")?.str()?;
+        let mask = src.equal(source);
+        View::of(&self.df.filter(&mask)?, instance)
     }
 }
