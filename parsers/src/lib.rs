@@ -136,7 +136,16 @@ pub fn parse_bytes_into(
     sink: &mut dyn Sink,
 ) -> Result<Format, ParseError> {
     let decoded = input::decode(bytes)?;
-    let parser = match registry::detect(&decoded.text) {
+    // An Ansible header line comes before the log it names, so the registry could take the
+    // first host's lines for a log of the whole file: the capture is recognised first.
+    let ansible = prefix::detect(head_of(&decoded.text)) == Some(prefix::PrefixKind::Ansible);
+    let detected = match ansible {
+        true => Err(ParseError::UnknownFormat {
+            reason: "an Ansible capture".into(),
+        }),
+        false => registry::detect(&decoded.text),
+    };
+    let parser = match detected {
         Ok(p) => p,
         Err(e) => {
             let Some(kind) = prefix::detect(head_of(&decoded.text)) else {
@@ -212,7 +221,13 @@ pub fn parse_path_into_limited(
     let mut whole = *limits;
     let mut undetected = None;
     if let Ok(head) = head {
-        let detected = registry::detect(&head);
+        // As in `parse_bytes_into`: an Ansible capture is recognised before the registry.
+        let detected = match prefix::detect(&head) == Some(prefix::PrefixKind::Ansible) {
+            true => Err(ParseError::UnknownFormat {
+                reason: "an Ansible capture".into(),
+            }),
+            false => registry::detect(&head),
+        };
         if detected.is_err() {
             if let Some(kind) = prefix::detect(&head) {
                 let mut open = || open_decoded(path, limits);

@@ -1,6 +1,7 @@
 //! Captures whose every line starts with a host name: the output of `pdsh`, `clush`, `dsh -M`
 //! (`object3: Linux 3.13.0 (object3) …`) or `parallel --tag` (`object3<TAB>Linux …`), often with
-//! several hosts' lines interleaved in one file.
+//! several hosts' lines interleaved in one file; and Ansible ad-hoc output, where a header line
+//! (`object3 | CHANGED | rc=0 >>`) names the host of the block of lines under it.
 //!
 //! # Flow
 //! This is a pre-pass in front of the registry, asked only when no format recognises a text as
@@ -9,6 +10,8 @@
 //!    non-blank line (at least 19 in 20) carries the same kind of prefix, a host-like name
 //!    ([`host_name`]) followed by `: ` (or `:` at the end of the line) or by a TAB, and
 //!    the names are few (each at least twice on average, so a `key: value` file is no capture);
+//!    or, for [`PrefixKind::Ansible`], when the first non-blank line is an Ansible result header
+//!    ([`ansible_header`]);
 //! 2. [`survey`] reads the whole input once and lists the hosts in order of first appearance,
 //!    counting the lines without a prefix (pdsh's own `pdsh@admin: …` messages, a line cut at the
 //!    end);
@@ -44,6 +47,90 @@ pub enum PrefixKind {
     Colon,
     /// `host<TAB>line` (`parallel --tag`).
     Tab,
+    /// Ansible ad-hoc output (`ansible HOSTS -m shell -a 'iostat -xt 10 3'`): a header
+    /// `host | CHANGED | rc=0 >>` (`SUCCESS` before Ansible 2.8, `FAILED`, or `host | STATUS => {`
+    /// before a JSON result) names the host of every line up to the next header. Ansible prints
+    /// each host's output as one block when the host is done, so blocks are not interleaved, but
+    /// a host may have several.
+    Ansible,
+}
+
+/// The host an Ansible ad-hoc result header names: `NAME | STATUS | rc=N >>` or
+/// `NAME | STATUS => {` / `NAME | STATUS! => {`, where STATUS is upper-case letters (`CHANGED`,
+/// `SUCCESS`, `FAILED`, `UNREACHABLE`). The formats are those of Ansible's `minimal` and
+/// `oneline`-less default ad-hoc callback (`ansible/plugins/callback/minimal.py`).
+pub fn ansible_header(line: &[u8]) -> Option<&[u8]> {
+    let line = trim_eol(line);
+    let i = memchr::memmem::find(line, b" | ")?;
+    let (name, rest) = (&line[..i], &line[i + 3..]);
+    if !host_name(name) {
+        return None;
+    }
+    let status_end = rest
+        .iter()
+        .position(|b| !b.is_ascii_uppercase())
+        .unwrap_or(rest.len());
+    if status_end == 0 {
+        return None;
+    }
+    let tail = rest[status_end..]
+        .strip_prefix(b"!")
+        .unwrap_or(&rest[status_end..]);
+    let ok = if let Some(rc) = tail.strip_prefix(b" | rc=") {
+        let digits = rc
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b'-')
+            .count();
+        digits > 0 && rc[digits..].trim_ascii() == b">>"
+    } else {
+        tail.trim_ascii_end() == b" => {" || tail.trim_ascii_end() == b" =>"
+    };
+    ok.then_some(name)
+}
+
+/// Splits a capture's lines into (host, line) pairs, carrying the current host of an Ansible
+/// block from line to line.
+struct Splitter {
+    kind: PrefixKind,
+    current: Option<Vec<u8>>,
+}
+
+/// What one line of a capture is.
+enum Piece<'a> {
+    /// A line of `host`, its prefix removed.
+    Line(&'a [u8], &'a [u8]),
+    /// An Ansible header (it starts `host`'s block and is no line of the host's output).
+    Header,
+    /// A line without a host.
+    Orphan,
+}
+
+impl Splitter {
+    fn new(kind: PrefixKind) -> Self {
+        Splitter {
+            kind,
+            current: None,
+        }
+    }
+
+    fn piece<'a>(&'a mut self, l: &'a [u8]) -> Piece<'a> {
+        match self.kind {
+            PrefixKind::Ansible => {
+                if let Some(name) = ansible_header(l) {
+                    self.current = Some(name.to_vec());
+                    return Piece::Header;
+                }
+                match &self.current {
+                    Some(h) => Piece::Line(h, l),
+                    None => Piece::Orphan,
+                }
+            }
+            kind => match split(kind, l) {
+                Some((h, rest)) => Piece::Line(h, rest),
+                None => Piece::Orphan,
+            },
+        }
+    }
 }
 
 /// Longest host name taken as a prefix (a DNS name is at most 253 characters).
@@ -69,6 +156,7 @@ pub fn split(kind: PrefixKind, line: &[u8]) -> Option<(&[u8], &[u8])> {
     let sep = match kind {
         PrefixKind::Colon => b':',
         PrefixKind::Tab => b'\t',
+        PrefixKind::Ansible => return None,
     };
     let i = memchr::memchr(sep, &line[..line.len().min(MAX_NAME + 1)])?;
     let (name, rest) = (&line[..i], &line[i + 1..]);
@@ -82,6 +170,7 @@ pub fn split(kind: PrefixKind, line: &[u8]) -> Option<(&[u8], &[u8])> {
             None | Some(b'\r') => Some((name, rest)),
             _ => None,
         },
+        PrefixKind::Ansible => None,
     }
 }
 
@@ -91,6 +180,12 @@ pub fn detect(head: &str) -> Option<PrefixKind> {
     let mut lines: Vec<&str> = head.lines().filter(|l| !l.trim().is_empty()).collect();
     if !head.ends_with('\n') {
         lines.pop();
+    }
+    if lines
+        .first()
+        .is_some_and(|l| ansible_header(l.as_bytes()).is_some())
+    {
+        return Some(PrefixKind::Ansible);
     }
     if lines.len() < 3 {
         return None;
@@ -135,6 +230,7 @@ pub fn survey(src: &mut dyn BufRead, kind: PrefixKind) -> Result<Survey, ParseEr
     let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut line = Vec::new();
     let mut no = 0usize;
+    let mut splitter = Splitter::new(kind);
     loop {
         line.clear();
         if read_line(src, &mut line)? == 0 {
@@ -142,8 +238,9 @@ pub fn survey(src: &mut dyn BufRead, kind: PrefixKind) -> Result<Survey, ParseEr
         }
         no += 1;
         let l = trim_eol(&line);
-        match split(kind, l) {
-            Some((name, _)) => {
+        match splitter.piece(l) {
+            Piece::Header => {}
+            Piece::Line(name, _) => {
                 let k = match index.get(name) {
                     Some(&k) => k,
                     None => {
@@ -160,8 +257,8 @@ pub fn survey(src: &mut dyn BufRead, kind: PrefixKind) -> Result<Survey, ParseEr
                 };
                 out.lines[k] += 1;
             }
-            None if l.iter().all(u8::is_ascii_whitespace) => {}
-            None => {
+            Piece::Orphan if l.iter().all(u8::is_ascii_whitespace) => {}
+            Piece::Orphan => {
                 out.unprefixed += 1;
                 if out.first_unprefixed.is_none() {
                     let text = String::from_utf8_lossy(l);
@@ -198,7 +295,7 @@ fn trim_eol(line: &[u8]) -> &[u8] {
 /// [`BufRead`] over the whole capture that skips every other line.
 pub struct HostLines<R: BufRead> {
     inner: R,
-    kind: PrefixKind,
+    splitter: Splitter,
     host: Vec<u8>,
     line: Vec<u8>,
     out: Vec<u8>,
@@ -210,7 +307,7 @@ impl<R: BufRead> HostLines<R> {
     pub fn new(inner: R, kind: PrefixKind, host: &str) -> Self {
         HostLines {
             inner,
-            kind,
+            splitter: Splitter::new(kind),
             host: host.as_bytes().to_vec(),
             line: Vec::new(),
             out: Vec::new(),
@@ -241,7 +338,7 @@ impl<R: BufRead> BufRead for HostLines<R> {
                     break;
                 }
                 let l = trim_eol(&self.line);
-                if let Some((name, rest)) = split(self.kind, l) {
+                if let Piece::Line(name, rest) = self.splitter.piece(l) {
                     if name == self.host.as_slice() {
                         self.out.extend_from_slice(rest);
                         self.out.push(b'\n');
@@ -264,7 +361,7 @@ impl<R: BufRead> BufRead for HostLines<R> {
 fn in_host(e: ParseError, host: &str) -> ParseError {
     match e {
         ParseError::UnknownFormat { reason } => ParseError::UnknownFormat {
-            reason: format!("the lines prefixed '{host}': {reason}"),
+            reason: format!("the lines of host '{host}': {reason}"),
         },
         ParseError::Section {
             mut at,
@@ -272,8 +369,8 @@ fn in_host(e: ParseError, host: &str) -> ParseError {
             found,
         } => {
             at.section = Some(match at.section {
-                Some(s) => format!("{s}, lines prefixed '{host}'"),
-                None => format!("lines prefixed '{host}'"),
+                Some(s) => format!("{s}, lines of host '{host}'"),
+                None => format!("lines of host '{host}'"),
             });
             ParseError::Section {
                 at,
@@ -282,7 +379,7 @@ fn in_host(e: ParseError, host: &str) -> ParseError {
             }
         }
         ParseError::Truncated { what, at } => ParseError::Truncated {
-            what: format!("{what} (lines prefixed '{host}')"),
+            what: format!("{what} (lines of host '{host}')"),
             at,
         },
         e => e,
@@ -332,10 +429,10 @@ pub(crate) fn parse_prefixed(
                     Ok(p) => format!("a {}, not an OS disk log", p.info().name),
                     Err(e) => e.to_string(),
                 };
-                notes.push(format!("the lines prefixed '{host}' were left out: {why}"));
+                notes.push(format!("the lines of host '{host}' were left out: {why}"));
                 first_err.get_or_insert_with(|| ParseError::UnknownFormat {
                     reason: format!(
-                        "every line carries a host prefix (pdsh, clush or parallel --tag output), and no host's lines are an OS disk log (the lines prefixed '{host}': {why})"
+                        "every line carries a host prefix (pdsh, clush or parallel --tag output) or sits under an Ansible header, and no host's lines are an OS disk log (the lines of host '{host}': {why})"
                     ),
                 });
                 continue;

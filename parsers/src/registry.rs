@@ -160,7 +160,9 @@ pub fn formats_markdown() -> String {
          in this order and taking the first that matches. gzip-compressed inputs are read as \
          they are. When none matches and nearly every line starts with a host prefix (`host: ` \
          from pdsh, clush or `dsh -M`, `host<TAB>` from `parallel --tag`), the lines are split \
-         per host, the prefix removed, and each host's lines are detected in the same order \
+         per host, the prefix removed, and each host's lines are detected in the same order; \
+         Ansible ad-hoc output (a `host | CHANGED | rc=0 >>` header above each host's block) is \
+         split the same way, and is recognised before the formats are asked \
          (see `docs/os-logs.md`). A Linux iostat log is recognised without its banner line too.\n\n\
          | # | id | name | records | what |\n|---|---|---|---|---|\n",
     );

@@ -49,7 +49,7 @@ pub(crate) fn naming_warning(s: &HostSource, dev: &DeviceSettings) -> Option<War
         return Some(Warning {
             id: "host_from_prefix".into(),
             message: format!(
-                "{}: every line carries a host prefix (pdsh, clush or parallel --tag output): the lines prefixed `{p}` are read as this host's log{banner}; line numbers count this host's lines only",
+                "{}: a capture of several hosts' output (every line prefixed by pdsh, clush or parallel --tag, or blocks under Ansible result headers): the lines of `{p}` are read as this host's log{banner}; line numbers count this host's lines only",
                 s.file
             ),
         });

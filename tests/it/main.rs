@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod corpus;
 mod cpu;
+mod duckdb_env;
 mod exadata;
 mod field_logs;
 mod golden;

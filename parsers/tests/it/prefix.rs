@@ -61,6 +61,58 @@ fn pdsh_iostat_is_split_per_host() {
     );
 }
 
+/// `ansible object3,object4,object5 -m shell -a 'iostat -xt 10 3'`: each host's output is one
+/// block under its result header (`object4 | CHANGED | rc=0 >>`), the unreachable object5 a JSON
+/// block. The same figures as the pdsh capture of the same logs; object5 is said and left out.
+#[test]
+fn ansible_blocks_are_split_per_host() {
+    let bytes = std::fs::read(fixture("iostat/ansible-x-10.2-two-hosts.txt")).unwrap();
+    let (hosts, warnings) = hosts(&bytes);
+    let names: Vec<&str> = hosts.iter().map(|(h, _)| h.as_str()).collect();
+    // In the order of the blocks: object4 finished first.
+    assert_eq!(names, ["object4", "object3"]);
+    let (_, o4) = &hosts[0];
+    assert_eq!(o4.format, "iostat_text");
+    assert_eq!(o4.header.as_ref().unwrap().host, "object4");
+    assert_eq!(o4.reports.len(), 3);
+    // 06:48:05: (500 + 100) × 2 = 1200; 06:48:15: (250 + 50) × 2 = 600.
+    assert_eq!((iops(o4, 1), iops(o4, 2)), (1200.0, 600.0));
+    let (_, o3) = &hosts[1];
+    // 06:48:04: (50 + 10) + (30 + 20) + (20 + 70) = 200; 06:48:14 doubled.
+    assert_eq!((iops(o3, 1), iops(o3, 2)), (200.0, 400.0));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("the lines of host 'object5' were left out"),
+        "{warnings:?}"
+    );
+}
+
+/// Ansible's header forms: `rc=N >>` after CHANGED, SUCCESS (before 2.8) or FAILED, and
+/// `=> {` after a JSON result (`UNREACHABLE!`); a `key | value` table line is none.
+#[test]
+fn ansible_headers() {
+    use sizer_parsers::prefix::ansible_header;
+    for (l, host) in [
+        ("db1 | CHANGED | rc=0 >>", Some("db1")),
+        (
+            "db1.example.com | SUCCESS | rc=0 >>\r\n",
+            Some("db1.example.com"),
+        ),
+        ("10.0.0.7 | FAILED | rc=127 >>", Some("10.0.0.7")),
+        ("db2 | UNREACHABLE! => {", Some("db2")),
+        ("db2 | FAILED! => {", Some("db2")),
+        ("name | value", None),
+        ("db1 | changed | rc=0 >>", None),
+        ("db1 | CHANGED | rc=0", None),
+    ] {
+        assert_eq!(
+            ansible_header(l.as_bytes()).map(|h| std::str::from_utf8(h).unwrap()),
+            host,
+            "{l}"
+        );
+    }
+}
+
 /// `parallel --tag` (TAB after the tag) around `sar -d`: the same per host, read by the sar
 /// parser; 10:00:20 on stor1 is sda 200 + sdb 50 = 250 tps.
 #[test]
@@ -98,7 +150,7 @@ fn a_host_without_a_report_is_left_out() {
     assert_eq!(warnings.len(), 1);
     assert!(
         warnings[0]
-            .starts_with("the lines prefixed 'object9' were left out: not a recognised report"),
+            .starts_with("the lines of host 'object9' were left out: not a recognised report"),
         "{warnings:?}"
     );
     let none =
