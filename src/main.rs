@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 
+mod cli_support;
+
 use sizer::pipeline;
 use sizer::settings::{DeviceSelection, DeviceSettings, Settings, SizeOn};
 use sizer::{export, output, report, rules::RuleSet};
@@ -31,6 +33,10 @@ enum Command {
     Analyze(Box<AnalyzeArgs>),
     /// List the tier catalogue: every tier's limits, price model, latency class and sources.
     Tiers(TiersArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell or elvish) to stdout.
+    Completions(cli_support::CompletionsArgs),
+    /// Print the man page (roff) to stdout: `sizer man > sizer.1 && man ./sizer.1`.
+    Man,
 }
 
 #[derive(clap::Args, Debug)]
@@ -416,37 +422,14 @@ impl From<Exit> for std::process::ExitCode {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    remove_temporaries_on_signal();
+    cli_support::remove_temporaries_on_signal();
     match cli.command {
         Command::Analyze(a) => analyze_cmd(*a),
         Command::Tiers(t) => tiers_cmd(t),
+        Command::Completions(c) => cli_support::completions::<Cli>(c.shell),
+        Command::Man => cli_support::man::<Cli>(),
     }
     .into()
-}
-
-/// On `SIGINT`, `SIGTERM` or `SIGHUP`, removes the temporary output files in flight and exits
-/// with 128 + the signal number (130 for Ctrl-C), from a thread of its own
-/// ([`output::remove_in_flight_and_exit`]). Without a handler the signal would end the process
-/// at once and leave them (`.NAME.XXXXXX.tmp`). If the handler cannot be installed the signals
-/// keep their default action.
-fn remove_temporaries_on_signal() {
-    #[cfg(unix)]
-    {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
-            return;
-        };
-        let spawned = std::thread::Builder::new()
-            .name("signals".into())
-            .spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    output::remove_in_flight_and_exit(128 + sig);
-                }
-            });
-        if spawned.is_err() {
-            eprintln!("sizer: cannot start the signal thread; an interrupted run may leave a temporary file");
-        }
-    }
 }
 
 fn tiers_cmd(t: TiersArgs) -> Exit {
