@@ -9,8 +9,71 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
+use std::path::{Path, PathBuf};
+
 use crate::Exit;
 use sizer::output;
+use sizer::report::chart_files::{chart_files, charts_dir, ChartFile};
+
+/// The charts of a Markdown report written to a file: drawn before the report is rendered (its
+/// links name them), written after it.
+pub struct Charts {
+    /// The charts directory, beside the report (`report.charts`).
+    pub dir: PathBuf,
+    /// Its name, as the report's links give it.
+    pub dir_name: String,
+    /// The charts.
+    pub files: Vec<ChartFile>,
+}
+
+/// Draws the run's charts for the report at `report`, and checks that no chart file would be
+/// an input or a special file.
+///
+/// # Errors
+/// A drawing error, or an output check error, as text.
+pub fn charts_for(
+    run: &sizer::pipeline::Run,
+    rules: &sizer::rules::RuleSet,
+    report: &Path,
+    inputs: &[PathBuf],
+) -> Result<Charts, String> {
+    let files = chart_files(run, rules.sizing().report_card.as_ref())?;
+    let dir = charts_dir(report);
+    let dir_name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let outputs: Vec<(String, PathBuf)> = files
+        .iter()
+        .map(|f| ("-o (chart)".to_string(), dir.join(&f.file)))
+        .collect();
+    output::check_outputs(inputs, &outputs).map_err(|e| e.to_string())?;
+    Ok(Charts {
+        dir,
+        dir_name,
+        files,
+    })
+}
+
+impl Charts {
+    /// Creates the directory and writes each chart atomically; `None` when there is none.
+    ///
+    /// # Errors
+    /// The directory or a file cannot be written.
+    pub fn write(&self) -> Result<Option<&Path>, output::OutputError> {
+        if self.files.is_empty() {
+            return Ok(None);
+        }
+        std::fs::create_dir_all(&self.dir).map_err(|source| output::OutputError::Write {
+            path: self.dir.clone(),
+            source,
+        })?;
+        for f in &self.files {
+            output::write_atomic(&self.dir.join(&f.file), f.svg.as_bytes())?;
+        }
+        Ok(Some(&self.dir))
+    }
+}
 
 /// `sizer completions SHELL`.
 #[derive(clap::Args, Debug)]

@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod capacity;
+pub mod charts;
 pub mod cpu;
 pub mod error;
 pub mod export;

@@ -680,9 +680,25 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         }
         return Exit::Failure;
     }
-    let render = |out: &mut dyn Write| match a.format {
-        OutputFormat::Markdown => report::markdown(&run, out),
-        OutputFormat::Json => report::json(&run, out),
+    // With -o, a Markdown report gets its charts as SVG files beside it, linked.
+    let charts = match (&a.output, a.format) {
+        (Some(path), OutputFormat::Markdown) => {
+            match cli_support::charts_for(&run, &rules, path, &input_paths) {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    eprintln!("sizer: {}", term(&e));
+                    return Exit::Failure;
+                }
+            }
+        }
+        _ => None,
+    };
+    let render = |out: &mut dyn Write| match (a.format, &charts) {
+        (OutputFormat::Markdown, Some(c)) => {
+            report::markdown_with_charts(&run, out, &c.dir_name, &c.files)
+        }
+        (OutputFormat::Markdown, None) => report::markdown(&run, out),
+        (OutputFormat::Json, _) => report::json(&run, out),
     };
     // Rendered straight into the destination: a temporary file renamed into place for -o, or
     // stdout (a closed pipe, as with `| head`, is not an error).
@@ -708,6 +724,20 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     }
     if let Some(path) = &a.output {
         eprintln!("sizer: wrote {}", term(&path.display().to_string()));
+    }
+    if let Some(c) = &charts {
+        match c.write() {
+            Ok(Some(dir)) => eprintln!(
+                "sizer: wrote {} chart(s) in {}",
+                c.files.len(),
+                term(&dir.display().to_string())
+            ),
+            Ok(None) => {}
+            Err(e) => {
+                eprintln!("sizer: {}", term(&e.to_string()));
+                return Exit::Failure;
+            }
+        }
     }
     // The export follows the report, so a report that cannot be written leaves no export either.
     if let Some(x) = model_export {

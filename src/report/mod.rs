@@ -8,13 +8,15 @@
 //!
 //! The JSON document is specified in `docs/json-schema.md`.
 
+pub mod chart_files;
 pub(crate) mod fmt;
 mod json;
 mod markdown;
+pub mod svg;
 mod tiers;
 pub mod wording;
 
 pub use fmt::{escape_controls, fmt_num};
 pub use json::{json, JSON_SCHEMA};
-pub use markdown::markdown;
+pub use markdown::{markdown, markdown_with_charts};
 pub use tiers::{tiers_json, tiers_markdown};

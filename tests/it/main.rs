@@ -3,6 +3,7 @@
 mod batch;
 mod bounded;
 mod capacity;
+mod charts;
 mod cli;
 mod common;
 mod corpus;

@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 
 use crate::pipeline::Run;
+use crate::report::chart_files::ChartFile;
 use crate::report::fmt::EscapeControls;
 
 mod database;
@@ -33,10 +34,40 @@ use virtual_cluster::write_virtual;
 /// # Errors
 /// Only I/O errors of `out`.
 pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
-    write_markdown(run, &mut EscapeControls(out))
+    write_markdown(run, &mut EscapeControls(out), None)
 }
 
-fn write_markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
+/// [`markdown`], with each database's charts linked under its section (`## Charts`): `dir` is
+/// the charts directory's name relative to the report, `files` the charts written there
+/// ([`crate::report::chart_files`]).
+///
+/// # Errors
+/// Only I/O errors of `out`.
+pub fn markdown_with_charts(
+    run: &Run,
+    out: &mut dyn Write,
+    dir: &str,
+    files: &[ChartFile],
+) -> io::Result<()> {
+    write_markdown(run, &mut EscapeControls(out), Some((dir, files)))
+}
+
+fn write_charts(out: &mut dyn Write, dir: &str, files: &[&ChartFile]) -> io::Result<()> {
+    if files.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "## Charts\n")?;
+    for f in files {
+        writeln!(out, "![{}]({}/{})\n", f.title, dir, f.file)?;
+    }
+    Ok(())
+}
+
+fn write_markdown(
+    run: &Run,
+    out: &mut dyn Write,
+    charts: Option<(&str, &[ChartFile])>,
+) -> io::Result<()> {
     if run.databases.len() > 1 {
         if let Some(f) = crate::fleet::databases(run) {
             write_fleet(out, &f)?;
@@ -47,6 +78,10 @@ fn write_markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "---\n")?;
         }
         write_database(out, d)?;
+        if let Some((dir, files)) = charts {
+            let mine: Vec<&ChartFile> = files.iter().filter(|f| f.subject == d.key).collect();
+            write_charts(out, dir, &mine)?;
+        }
     }
     if run.hosts.len() > 1 {
         if !run.databases.is_empty() {

@@ -1,0 +1,185 @@
+//! SVG charts: draws a [`Chart`] (the engine's chart data, `crate::charts`) with plotters' SVG
+//! backend. No font files and no network: text is SVG `<text>` in a generic sans-serif family,
+//! sized by plotters' built-in estimate.
+//!
+//! Layout: one line per series (a gap where a value is unknown), the reference lines dashed, the
+//! peak marked with a circle and its value, grade bands as faint horizontal lines labelled with
+//! their letter. The x axis is labelled with the source's own clock (`MM-DD HH:MM`, or `HH:MM`
+//! when every point is on one day).
+
+use chrono::Duration;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::charts::{Chart, RefKind};
+use crate::report::fmt::fmt_num;
+
+/// Width and height of every chart, px.
+pub const SIZE: (u32, u32) = (860, 340);
+
+const COLOURS: [RGBColor; 4] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+];
+
+/// The chart as an SVG document.
+///
+/// # Errors
+/// A drawing error of plotters, as text (none is expected for finite data).
+pub fn chart_svg(c: &Chart) -> Result<String, String> {
+    let mut svg = String::new();
+    draw(c, &mut svg).map_err(|e| format!("drawing the chart '{}': {e}", c.title))?;
+    Ok(svg)
+}
+
+fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
+    root.fill(&WHITE)?;
+    let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
+    let x_max = xs.fold(0.0_f64, f64::max).max(1.0);
+    let y_data = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().filter_map(|p| p.y))
+        .chain(c.lines.iter().map(|l| l.value))
+        .fold(0.0_f64, f64::max);
+    let y_max = if y_data > 0.0 { y_data * 1.12 } else { 1.0 };
+    let t0 = c
+        .series
+        .iter()
+        .flat_map(|s| s.points.first())
+        .find(|p| p.x == 0.0)
+        .and_then(|p| crate::charts::parse_time(&p.time));
+    let one_day = x_max < 86_400.0
+        && t0.is_some_and(|t| (t + Duration::seconds(x_max as i64)).date() == t.date());
+    let x_label = move |x: &f64| match t0 {
+        Some(t) => {
+            let at = t + Duration::milliseconds((*x * 1000.0) as i64);
+            at.format(if one_day { "%H:%M" } else { "%m-%d %H:%M" })
+                .to_string()
+        }
+        None => format!("{x:.0} s"),
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(&c.title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.0..x_max, 0.0..y_max)?;
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .x_desc(c.clock.as_str())
+        .y_desc(c.unit)
+        .x_labels(8)
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&|y| fmt_num(*y, if y_max < 10.0 { 1 } else { 0 }))
+        .draw()?;
+    for b in c.bands.iter().filter(|b| b.upper_ms < y_max) {
+        let grey = RGBColor(200, 200, 200);
+        chart.draw_series(LineSeries::new(
+            [(0.0, b.upper_ms), (x_max, b.upper_ms)],
+            grey.stroke_width(1),
+        ))?;
+        chart.draw_series(std::iter::once(Text::new(
+            format!("{} ≤ {} ms", b.letter, fmt_num(b.upper_ms, 1)),
+            (x_max, b.upper_ms),
+            ("sans-serif", 11)
+                .into_font()
+                .color(&RGBColor(120, 120, 120))
+                .pos(Pos::new(HPos::Right, VPos::Bottom)),
+        )))?;
+    }
+    for (k, s) in c.series.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        // One line per run of known values: an unknown interval is a gap.
+        let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for p in &s.points {
+            match p.y {
+                Some(y) => runs.last_mut().expect("a run").push((p.x, y)),
+                None => runs.push(Vec::new()),
+            }
+        }
+        let mut first = true;
+        for run in runs.into_iter().filter(|r| !r.is_empty()) {
+            let points = run.clone();
+            let series = chart.draw_series(LineSeries::new(run, colour.stroke_width(2)))?;
+            if first {
+                series
+                    .label(s.name.as_str())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour));
+                first = false;
+            }
+            chart.draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 2, colour.filled())),
+            )?;
+        }
+    }
+    for l in &c.lines {
+        let (label, colour) = match l.kind {
+            RefKind::Sized { headroom_pct } => (
+                format!(
+                    "sized: {} + {} % headroom = {}",
+                    l.statistic,
+                    fmt_num(headroom_pct, 0),
+                    fmt_num(l.value, 0)
+                ),
+                RGBColor(214, 39, 40),
+            ),
+            RefKind::Statistic => (
+                format!("{} = {}", l.statistic, fmt_num(l.value, 2)),
+                RGBColor(127, 127, 127),
+            ),
+        };
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(0.0, l.value), (x_max, l.value)],
+                6,
+                4,
+                colour.stroke_width(1),
+            ))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour));
+    }
+    if let Some(m) = &c.peak {
+        if let Some(y) = m.point.y {
+            let dark = RGBColor(40, 40, 40);
+            chart.draw_series(std::iter::once(Circle::new(
+                (m.point.x, y),
+                5,
+                dark.stroke_width(2),
+            )))?;
+            // The label sits on the side of the point with more room.
+            let h = if m.point.x > x_max / 2.0 {
+                HPos::Right
+            } else {
+                HPos::Left
+            };
+            chart.draw_series(std::iter::once(Text::new(
+                format!(
+                    "peak {} at {}",
+                    fmt_num(y, 2),
+                    m.point.time.replace('T', " ")
+                ),
+                (m.point.x, y),
+                ("sans-serif", 11)
+                    .into_font()
+                    .color(&dark)
+                    .pos(Pos::new(h, VPos::Bottom)),
+            )))?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(200, 200, 200))
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 11))
+        .draw()?;
+    root.present()?;
+    Ok(())
+}

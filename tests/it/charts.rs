@@ -1,0 +1,147 @@
+//! Charts (issue 18, item 2): the engine's chart data for a database with a series, checked by
+//! its points, sizing line and peak marker (not by pixels); the SVG drawn from it; and the files
+//! `-o report.md` writes beside the report, linked from it.
+
+use crate::common::{assert_exit, corpus_file, sizer, stderr};
+
+/// RECEIPT: two hourly AIX reports of one database (snaps 173494–173496 and 173496–173498).
+fn receipt() -> Option<(
+    sizer::subject::database::DatabaseAnalysis,
+    sizer::rules::RuleSet,
+)> {
+    let a = corpus_file(
+        "awr",
+        "sarthi2020-receipt-12.1.0.2-aix-snap173494-173496.html",
+    )?;
+    let b = corpus_file(
+        "awr",
+        "sarthi2020-receipt-12.1.0.2-aix-snap173496-173498.html",
+    )?;
+    let rules = sizer::rules::RuleSet::builtin().expect("built-in rules");
+    let run = sizer::pipeline::run(&[a.as_path(), b.as_path()], &rules, &Default::default())
+        .expect("run");
+    Some((
+        run.databases.into_iter().next().expect("one database"),
+        rules,
+    ))
+}
+
+/// The IOPS chart: required IOPS 924.86 at 09:30:36 and 1,001.80 at 10:30:50 (the reports'
+/// per-second rates: 832.58 + 63.99 + 28.29 = 924.86 for the first), x 0 and 3,614 s (1 h 0 min
+/// 14 s apart); the p95 line 997.953 (924.86 + 0.95 × (1001.80 − 924.86)) and the sized line
+/// × 1.30 = 1,297.34; the peak marked at 10:30:50.
+#[test]
+fn receipt_iops_chart_has_the_series_the_sizing_line_and_the_peak() {
+    let Some((d, rules)) = receipt() else { return };
+    let charts = sizer::charts::database_charts(&d, rules.sizing().report_card.as_ref());
+    let ids: Vec<&str> = charts.iter().map(|c| c.id).collect();
+    assert_eq!(ids, ["iops", "mb_s", "latency", "cpu"]);
+    let iops = &charts[0];
+    assert_eq!(iops.unit, "IOPS");
+    let req = &iops.series[0];
+    assert_eq!(req.name, "required IOPS");
+    let pts: Vec<(&str, f64, f64)> = req
+        .points
+        .iter()
+        .map(|p| (p.time.as_str(), p.x, (p.y.unwrap() * 100.0).round() / 100.0))
+        .collect();
+    assert_eq!(
+        pts,
+        [
+            ("2018-01-11T09:30:36", 0.0, 924.86),
+            ("2018-01-11T10:30:50", 3614.0, 1001.80)
+        ]
+    );
+    assert_eq!(iops.series[1].name, "read IOPS");
+    assert!((iops.series[1].points[0].y.unwrap() - 832.58).abs() < 0.005);
+    let lines: Vec<f64> = iops.lines.iter().map(|l| l.value).collect();
+    assert!((lines[0] - 997.953).abs() < 1e-6, "{lines:?}");
+    assert!((lines[1] - 997.953 * 1.3).abs() < 1e-6, "{lines:?}");
+    assert!(iops.lines.iter().all(|l| l.statistic == "p95"));
+    let peak = iops.peak.as_ref().expect("a peak");
+    assert_eq!(peak.point.time, "2018-01-11T10:30:50");
+    // Latency: the report card's small-random-read bands, best letter first.
+    let lat = &charts[2];
+    assert_eq!(lat.unit, "ms");
+    assert_eq!(lat.bands[0].letter, "A+");
+    assert!(lat.bands.windows(2).all(|w| w[0].upper_ms < w[1].upper_ms));
+
+    // The SVG carries the legend's figures and no external reference.
+    let svg = sizer::report::svg::chart_svg(iops).expect("draws");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..80]);
+    for text in [
+        "required IOPS",
+        "p95 = 997.95",
+        "sized: p95 + 30 % headroom = 1,297",
+        "peak 1,001.80 at 2018-01-11 10:30:50",
+        "09:30",
+    ] {
+        assert!(svg.contains(text), "the SVG lacks {text:?}");
+    }
+    let without_ns = svg.replace("http://www.w3.org/2000/svg", "");
+    assert!(!without_ns.contains("http"), "an external reference");
+}
+
+/// A single interval draws no line chart: a report alone gets none.
+#[test]
+fn one_interval_gets_no_line_chart() {
+    let Some(f) = corpus_file("awr", "pcambell-orcl-19c-single-noncdb.html") else {
+        return;
+    };
+    let rules = sizer::rules::RuleSet::builtin().unwrap();
+    let run = sizer::pipeline::run(&[f.as_path()], &rules, &Default::default()).unwrap();
+    let d = &run.databases[0];
+    assert!(sizer::charts::database_charts(d, rules.sizing().report_card.as_ref()).is_empty());
+}
+
+/// `-o r.md` writes `r.charts/` beside the report with one SVG per chart, each linked from the
+/// report; to stdout no chart is written.
+#[test]
+fn output_file_gets_its_charts_beside_it() {
+    let (Some(a), Some(b)) = (
+        corpus_file(
+            "awr",
+            "sarthi2020-receipt-12.1.0.2-aix-snap173494-173496.html",
+        ),
+        corpus_file(
+            "awr",
+            "sarthi2020-receipt-12.1.0.2-aix-snap173496-173498.html",
+        ),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.md");
+    let o = sizer(&[
+        "analyze",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_exit(&o, 0);
+    assert!(stderr(&o).contains("wrote 4 chart(s)"), "{}", stderr(&o));
+    let md = std::fs::read_to_string(&out).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(dir.path().join("r.charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "RECEIPT_DB_Id_1431238624-cpu.svg",
+            "RECEIPT_DB_Id_1431238624-iops.svg",
+            "RECEIPT_DB_Id_1431238624-latency.svg",
+            "RECEIPT_DB_Id_1431238624-mb_s.svg"
+        ]
+    );
+    for n in &names {
+        assert!(md.contains(&format!("](r.charts/{n})")), "no link to {n}");
+    }
+    // No temporary file is left in the charts directory.
+    assert_eq!(names.len(), 4);
+    let o = sizer(&["analyze", a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_exit(&o, 0);
+    assert!(!crate::common::stdout(&o).contains("## Charts"));
+}
