@@ -12,8 +12,10 @@
 
 use chrono::NaiveDateTime;
 
+use crate::figures::HostFigures;
 use crate::rules::grade::ReportCardSpec;
 use crate::subject::database::DatabaseAnalysis;
+use crate::subject::host::HostAnalysis;
 
 /// One chart: series of points over time, with reference lines and marks.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,30 +99,29 @@ pub struct Band {
     pub upper_ms: f64,
 }
 
-/// The charts of one database: required, read and write IOPS with the sizing line and the peak;
-/// MB/s; single-block read and log write latency with the report card's bands for small random
-/// reads; host CPU busy where a CPU figure exists. Empty for fewer than two timed intervals.
-/// Intervals left out of the statistics (restarts) are left out here too.
-pub fn database_charts(d: &DatabaseAnalysis, card: Option<&ReportCardSpec>) -> Vec<Chart> {
-    let rows: Vec<_> = d
-        .intervals
-        .iter()
-        .filter(|iv| !iv.excluded)
-        .filter_map(|iv| {
-            let t = iv.interval.begin_time.as_deref()?;
-            Some((t, parse_time(t)?, &iv.workload))
-        })
-        .collect();
-    if rows.len() < 2 {
-        return Vec::new();
+/// Timed rows of a subject's series, and the first time (x = 0).
+struct Rows<'a, T> {
+    rows: Vec<(String, NaiveDateTime, &'a T)>,
+    t0: NaiveDateTime,
+}
+
+impl<'a, T> Rows<'a, T> {
+    /// `None` below two rows.
+    fn new(rows: Vec<(String, NaiveDateTime, &'a T)>) -> Option<Self> {
+        if rows.len() < 2 {
+            return None;
+        }
+        let t0 = rows.iter().map(|r| r.1).min()?;
+        Some(Rows { rows, t0 })
     }
-    let t0 = rows.iter().map(|r| r.1).min().expect("two rows");
-    let series = |name: &str, f: &dyn Fn(&crate::metrics::IntervalFigures) -> Option<f64>| {
-        let mut points: Vec<Point> = rows
+
+    fn series(&self, name: &str, f: impl Fn(&T) -> Option<f64>) -> ChartSeries {
+        let mut points: Vec<Point> = self
+            .rows
             .iter()
             .map(|(t, at, w)| Point {
-                time: t.to_string(),
-                x: (*at - t0).num_milliseconds() as f64 / 1000.0,
+                time: t.clone(),
+                x: (*at - self.t0).num_milliseconds() as f64 / 1000.0,
                 y: f(w),
             })
             .collect();
@@ -129,125 +130,220 @@ pub fn database_charts(d: &DatabaseAnalysis, card: Option<&ReportCardSpec>) -> V
             name: name.to_string(),
             points,
         }
-    };
-    let clock = "interval begin, the database host's clock".to_string();
-    let rec = d.recommendation.as_ref();
-    let statistic = d.size_on.name().to_string();
-    let mut out = Vec::new();
+    }
+}
 
-    let required = series("required IOPS", &|w| w.required_iops.exact);
-    let peak = peak_of(&required);
+/// The reference lines of a sized figure: the statistic itself (IOPS only) and the sized line.
+fn sizing_lines(statistic: &str, headroom_pct: f64, stat: Option<f64>, sized: f64) -> Vec<RefLine> {
     let mut lines = Vec::new();
-    if let Some(r) = rec {
+    if let Some(v) = stat {
         lines.push(RefLine {
             kind: RefKind::Statistic,
-            statistic: statistic.clone(),
-            value: r.required_iops,
-        });
-        lines.push(RefLine {
-            kind: RefKind::Sized {
-                headroom_pct: r.headroom_pct,
-            },
-            statistic: statistic.clone(),
-            value: r.sized_iops,
+            statistic: statistic.to_string(),
+            value: v,
         });
     }
+    lines.push(RefLine {
+        kind: RefKind::Sized { headroom_pct },
+        statistic: statistic.to_string(),
+        value: sized,
+    });
+    lines
+}
+
+/// The report card's bands of the test graded by `measured_by`, best letter first.
+fn bands(card: Option<&ReportCardSpec>, measured_by: &str) -> Vec<Band> {
+    let Some(card) = card else {
+        return Vec::new();
+    };
+    let Some(t) = card.test.iter().find(|t| t.measured_by == measured_by) else {
+        return Vec::new();
+    };
+    t.bounds_ms
+        .iter()
+        .zip(&card.letters)
+        .map(|(&upper_ms, letter)| Band {
+            letter: letter.clone(),
+            upper_ms,
+        })
+        .collect()
+}
+
+/// The four charts of a subject, from its series: IOPS (with the sizing lines and the peak of
+/// the first series), MB/s, latency (with bands) and CPU; latency and CPU only where a value is
+/// known.
+struct Parts {
+    clock: String,
+    iops: (Vec<ChartSeries>, Vec<RefLine>),
+    mb_s: (Vec<ChartSeries>, Vec<RefLine>),
+    latency: (Vec<ChartSeries>, Vec<Band>),
+    cpu: Vec<ChartSeries>,
+}
+
+fn assemble(p: Parts) -> Vec<Chart> {
+    let mut out = Vec::new();
+    let first_peak = |s: &[ChartSeries]| s.first().and_then(peak_of);
     out.push(Chart {
         id: "iops",
         title: "IOPS per interval".into(),
         unit: "IOPS",
-        clock: clock.clone(),
-        series: vec![
-            required,
-            series("read IOPS", &|w| w.read_iops.exact),
-            series("write IOPS", &|w| w.write_iops.exact),
-        ],
-        lines,
-        peak,
+        clock: p.clock.clone(),
+        peak: first_peak(&p.iops.0),
+        series: p.iops.0,
+        lines: p.iops.1,
         bands: Vec::new(),
     });
-
-    let total = series("total MB/s", &|w| w.total_mb_s.exact);
-    let mut lines = Vec::new();
-    if let Some((r, mb)) = rec.and_then(|r| Some((r, r.sized_mb_s?))) {
-        lines.push(RefLine {
-            kind: RefKind::Sized {
-                headroom_pct: r.headroom_pct,
-            },
-            statistic: statistic.clone(),
-            value: mb,
-        });
-    }
     out.push(Chart {
         id: "mb_s",
         title: "Throughput per interval".into(),
         unit: "MB/s (10^6 B/s)",
-        clock: clock.clone(),
-        peak: peak_of(&total),
-        series: vec![
-            total,
-            series("read MB/s", &|w| w.read_mb_s.exact),
-            series("write MB/s", &|w| w.write_mb_s.exact),
-        ],
-        lines,
+        clock: p.clock.clone(),
+        peak: first_peak(&p.mb_s.0),
+        series: p.mb_s.0,
+        lines: p.mb_s.1,
         bands: Vec::new(),
     });
-
-    let reads = series("db file sequential read (ms)", &|w| {
-        w.db_file_sequential_read_ms.exact
-    });
-    let logs = series("log file parallel write (ms)", &|w| {
-        w.log_file_parallel_write_ms.exact
-    });
-    if has_values(&reads) || has_values(&logs) {
-        let bands = card
-            .and_then(|card| {
-                let t = card
-                    .test
-                    .iter()
-                    .find(|t| t.measured_by == "single_block_read_ms")?;
-                Some((card, t))
-            })
-            .map(|(card, t)| {
-                t.bounds_ms
-                    .iter()
-                    .zip(&card.letters)
-                    .map(|(&upper_ms, letter)| Band {
-                        letter: letter.clone(),
-                        upper_ms,
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+    if p.latency.0.iter().any(has_values) {
         out.push(Chart {
             id: "latency",
-            title: "Latency per interval (average waits)".into(),
+            title: "Latency per interval (averages)".into(),
             unit: "ms",
-            clock: clock.clone(),
-            series: vec![reads, logs],
+            clock: p.clock.clone(),
+            series: p.latency.0,
             lines: Vec::new(),
             peak: None,
-            bands,
+            bands: p.latency.1,
         });
     }
-
-    let cpu = series("host CPU busy (%)", &|w| w.host_cpu_busy_pct.exact);
-    if has_values(&cpu) {
+    if p.cpu.first().is_some_and(has_values) {
         out.push(Chart {
             id: "cpu",
-            title: "Host CPU busy per interval".into(),
+            title: "Host CPU per interval".into(),
             unit: "%",
-            clock,
-            peak: peak_of(&cpu),
-            series: vec![
-                cpu,
-                series("host CPU iowait (%)", &|w| w.host_cpu_iowait_pct.exact),
-            ],
+            clock: p.clock,
+            peak: first_peak(&p.cpu),
+            series: p.cpu,
             lines: Vec::new(),
             bands: Vec::new(),
         });
     }
     out
+}
+
+/// The charts of one database: required, read and write IOPS with the sizing statistic, the
+/// sized line and the peak; MB/s with the sized line; `db file sequential read` and `log file
+/// parallel write` averages with the report card's bands for small random reads; host CPU busy
+/// and iowait where a CPU figure exists. Empty for fewer than two timed intervals. Intervals
+/// left out of the statistics (restarts) are left out here too. x = the interval's begin time.
+pub fn database_charts(d: &DatabaseAnalysis, card: Option<&ReportCardSpec>) -> Vec<Chart> {
+    let rows = d
+        .intervals
+        .iter()
+        .filter(|iv| !iv.excluded)
+        .filter_map(|iv| {
+            let t = iv.interval.begin_time.as_deref()?;
+            Some((t.to_string(), parse_time(t)?, &iv.workload))
+        })
+        .collect();
+    let Some(r) = Rows::new(rows) else {
+        return Vec::new();
+    };
+    let rec = d.recommendation.as_ref();
+    let stat = d.size_on.name();
+    assemble(Parts {
+        clock: "interval begin, the database host's clock".into(),
+        iops: (
+            vec![
+                r.series("required IOPS", |w| w.required_iops.exact),
+                r.series("read IOPS", |w| w.read_iops.exact),
+                r.series("write IOPS", |w| w.write_iops.exact),
+            ],
+            rec.map(|x| sizing_lines(stat, x.headroom_pct, Some(x.required_iops), x.sized_iops))
+                .unwrap_or_default(),
+        ),
+        mb_s: (
+            vec![
+                r.series("total MB/s", |w| w.total_mb_s.exact),
+                r.series("read MB/s", |w| w.read_mb_s.exact),
+                r.series("write MB/s", |w| w.write_mb_s.exact),
+            ],
+            rec.and_then(|x| Some(sizing_lines(stat, x.headroom_pct, None, x.sized_mb_s?)))
+                .unwrap_or_default(),
+        ),
+        latency: (
+            vec![
+                r.series("db file sequential read (ms)", |w| {
+                    w.db_file_sequential_read_ms.exact
+                }),
+                r.series("log file parallel write (ms)", |w| {
+                    w.log_file_parallel_write_ms.exact
+                }),
+            ],
+            bands(card, "single_block_read_ms"),
+        ),
+        cpu: vec![
+            r.series("host CPU busy (%)", |w| w.host_cpu_busy_pct.exact),
+            r.series("host CPU iowait (%)", |w| w.host_cpu_iowait_pct.exact),
+        ],
+    })
+}
+
+/// The charts of one host, from its host-total series (`figures::FIGURES`): total, read and
+/// write IOPS with the sizing statistic, the sized line and the peak; MB/s; `r_await` and
+/// `w_await` (ms, weighted by each device's requests) with the small-random-read bands; CPU
+/// busy and iowait where the logs print a CPU. x = the sample time, which ends its interval, on
+/// the host's clock.
+pub fn host_charts(h: &HostAnalysis, card: Option<&ReportCardSpec>) -> Vec<Chart> {
+    let rows = h
+        .series
+        .iter()
+        .filter_map(|(t, _, v)| {
+            let t = (*t)?;
+            Some((t.format("%Y-%m-%dT%H:%M:%S").to_string(), t, v))
+        })
+        .collect();
+    let Some(r) = Rows::new(rows) else {
+        return Vec::new();
+    };
+    let at = |name: &str| crate::figures::FIGURES.iter().position(|f| f.0 == name);
+    let fig = |name: &'static str| {
+        let i = at(name);
+        move |v: &HostFigures| i.and_then(|i| v.get(i).copied().flatten())
+    };
+    let rec = h.recommendation.as_ref();
+    let stat = h.size_on.name();
+    assemble(Parts {
+        clock: "sample time (end of each interval), the host's clock".into(),
+        iops: (
+            vec![
+                r.series("IOPS", fig("total_iops")),
+                r.series("read IOPS", fig("read_iops")),
+                r.series("write IOPS", fig("write_iops")),
+            ],
+            rec.map(|x| sizing_lines(stat, x.headroom_pct, Some(x.required_iops), x.sized_iops))
+                .unwrap_or_default(),
+        ),
+        mb_s: (
+            vec![
+                r.series("total MB/s", fig("total_mb_s")),
+                r.series("read MB/s", fig("read_mb_s")),
+                r.series("write MB/s", fig("write_mb_s")),
+            ],
+            rec.and_then(|x| Some(sizing_lines(stat, x.headroom_pct, None, x.sized_mb_s?)))
+                .unwrap_or_default(),
+        ),
+        latency: (
+            vec![
+                r.series("r_await (ms)", fig("r_await_ms")),
+                r.series("w_await (ms)", fig("w_await_ms")),
+            ],
+            bands(card, "single_block_read_ms"),
+        ),
+        cpu: vec![
+            r.series("host CPU busy (%)", fig("host_cpu_busy_pct")),
+            r.series("host CPU iowait (%)", fig("host_cpu_iowait_pct")),
+        ],
+    })
 }
 
 /// The highest known point of `s` (the first of equal ones).

@@ -14,7 +14,7 @@ use crate::rules::grade::ReportCardSpec;
 /// One chart file.
 #[derive(Debug, Clone)]
 pub struct ChartFile {
-    /// The subject it belongs to (a database's `key`).
+    /// The subject it belongs to: `database:` + a database's `key`, or `host:` + a host name.
     pub subject: String,
     /// The chart's title, the link text.
     pub title: String,
@@ -33,7 +33,7 @@ pub fn charts_dir(report: &Path) -> PathBuf {
     report.with_file_name(format!("{stem}.charts"))
 }
 
-/// Every chart of the run's databases, drawn.
+/// Every chart of the run's databases and hosts, drawn. Host files are named `host-NAME-…`.
 ///
 /// # Errors
 /// A drawing error naming the chart.
@@ -42,14 +42,34 @@ pub fn chart_files(run: &Run, card: Option<&ReportCardSpec>) -> Result<Vec<Chart
     for d in &run.databases {
         for c in crate::charts::database_charts(d, card) {
             out.push(ChartFile {
-                subject: d.key.clone(),
+                subject: database_subject(&d.key),
                 title: c.title.clone(),
                 file: format!("{}-{}.svg", file_safe(&d.key), c.id),
                 svg: super::svg::chart_svg(&c)?,
             });
         }
     }
+    for h in &run.hosts {
+        for c in crate::charts::host_charts(h, card) {
+            out.push(ChartFile {
+                subject: host_subject(&h.host),
+                title: c.title.clone(),
+                file: format!("host-{}-{}.svg", file_safe(&h.host), c.id),
+                svg: super::svg::chart_svg(&c)?,
+            });
+        }
+    }
     Ok(out)
+}
+
+/// [`ChartFile::subject`] of a database.
+pub fn database_subject(key: &str) -> String {
+    format!("database:{key}")
+}
+
+/// [`ChartFile::subject`] of a host.
+pub fn host_subject(host: &str) -> String {
+    format!("host:{host}")
 }
 
 /// `RECEIPT (DB Id 1431238624)` → `RECEIPT_DB_Id_1431238624`: runs of other characters are one

@@ -15,7 +15,28 @@ use crate::charts::{Chart, RefKind};
 use crate::report::fmt::fmt_num;
 
 /// Width and height of every chart, px.
-pub const SIZE: (u32, u32) = (860, 340);
+pub const SIZE: (u32, u32) = (900, 340);
+
+/// Width of the legend column on the right, px.
+const LEGEND_W: u32 = 210;
+
+/// `label` in at most two lines, the first at most `n` characters (split at a space).
+fn split_label(label: &str, n: usize) -> (String, Option<String>) {
+    if label.chars().count() <= n {
+        return (label.to_string(), None);
+    }
+    let cut = label
+        .char_indices()
+        .take_while(|(i, _)| *i <= n)
+        .filter(|(_, c)| *c == ' ')
+        .map(|(i, _)| i)
+        .last()
+        .unwrap_or(n.min(label.len()));
+    (
+        label[..cut].to_string(),
+        Some(label[cut..].trim_start().to_string()),
+    )
+}
 
 const COLOURS: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
@@ -37,6 +58,9 @@ pub fn chart_svg(c: &Chart) -> Result<String, String> {
 fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
+    // The legend has its own column on the right, so it never covers a point or a label.
+    let (plot, legend_area) = root.split_horizontally(SIZE.0 - LEGEND_W);
+    let mut legend: Vec<(String, RGBColor, bool)> = Vec::new();
     let xs = c.series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
     let x_max = xs.fold(0.0_f64, f64::max).max(1.0);
     let y_data = c
@@ -54,15 +78,19 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
         .and_then(|p| crate::charts::parse_time(&p.time));
     let one_day = x_max < 86_400.0
         && t0.is_some_and(|t| (t + Duration::seconds(x_max as i64)).date() == t.date());
+    // Seconds when the whole span is under 30 minutes (iostat every few seconds).
+    let format = match (one_day, x_max < 1_800.0) {
+        (true, true) => "%H:%M:%S",
+        (true, false) => "%H:%M",
+        _ => "%m-%d %H:%M",
+    };
     let x_label = move |x: &f64| match t0 {
-        Some(t) => {
-            let at = t + Duration::milliseconds((*x * 1000.0) as i64);
-            at.format(if one_day { "%H:%M" } else { "%m-%d %H:%M" })
-                .to_string()
-        }
+        Some(t) => (t + Duration::milliseconds((*x * 1000.0) as i64))
+            .format(format)
+            .to_string(),
         None => format!("{x:.0} s"),
     };
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(&plot)
         .caption(&c.title, ("sans-serif", 18))
         .margin(12)
         .x_label_area_size(40)
@@ -73,7 +101,7 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
         .light_line_style(RGBColor(235, 235, 235))
         .x_desc(c.clock.as_str())
         .y_desc(c.unit)
-        .x_labels(8)
+        .x_labels((x_max as usize + 1).clamp(2, 8))
         .x_label_formatter(&x_label)
         .y_label_formatter(&|y| fmt_num(*y, if y_max < 10.0 { 1 } else { 0 }))
         .draw()?;
@@ -102,16 +130,10 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
                 None => runs.push(Vec::new()),
             }
         }
-        let mut first = true;
+        legend.push((s.name.clone(), colour, false));
         for run in runs.into_iter().filter(|r| !r.is_empty()) {
             let points = run.clone();
-            let series = chart.draw_series(LineSeries::new(run, colour.stroke_width(2)))?;
-            if first {
-                series
-                    .label(s.name.as_str())
-                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour));
-                first = false;
-            }
+            chart.draw_series(LineSeries::new(run, colour.stroke_width(2)))?;
             chart.draw_series(
                 points
                     .into_iter()
@@ -126,7 +148,7 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
                     "sized: {} + {} % headroom = {}",
                     l.statistic,
                     fmt_num(headroom_pct, 0),
-                    fmt_num(l.value, 0)
+                    fmt_num(l.value, if l.value < 100.0 { 2 } else { 0 })
                 ),
                 RGBColor(214, 39, 40),
             ),
@@ -135,15 +157,13 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
                 RGBColor(127, 127, 127),
             ),
         };
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(0.0, l.value), (x_max, l.value)],
-                6,
-                4,
-                colour.stroke_width(1),
-            ))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], colour));
+        chart.draw_series(DashedLineSeries::new(
+            [(0.0, l.value), (x_max, l.value)],
+            6,
+            4,
+            colour.stroke_width(1),
+        ))?;
+        legend.push((label, colour, true));
     }
     if let Some(m) = &c.peak {
         if let Some(y) = m.point.y {
@@ -173,13 +193,23 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
             )))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(200, 200, 200))
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(("sans-serif", 11))
-        .draw()?;
+    for (k, (label, colour, dashed)) in legend.iter().enumerate() {
+        let y = 44 + 34 * k as i32;
+        let style = colour.stroke_width(2);
+        if *dashed {
+            legend_area.draw(&PathElement::new([(4, y), (10, y)], style))?;
+            legend_area.draw(&PathElement::new([(14, y), (20, y)], style))?;
+        } else {
+            legend_area.draw(&PathElement::new([(4, y), (20, y)], style))?;
+        }
+        // Two lines of at most ~26 characters each, split at a space.
+        let (a, b) = split_label(label, 26);
+        let font = ("sans-serif", 11).into_font().color(&RGBColor(40, 40, 40));
+        legend_area.draw(&Text::new(a, (26, y - 6), font.clone()))?;
+        if let Some(b) = b {
+            legend_area.draw(&Text::new(b, (26, y + 7), font))?;
+        }
+    }
     root.present()?;
     Ok(())
 }

@@ -72,7 +72,9 @@ fn receipt_iops_chart_has_the_series_the_sizing_line_and_the_peak() {
     for text in [
         "required IOPS",
         "p95 = 997.95",
-        "sized: p95 + 30 % headroom = 1,297",
+        // The legend wraps: "sized: p95 + 30 % headroom" / "= 1,297".
+        "sized: p95 + 30 % headroom",
+        "= 1,297",
         "peak 1,001.80 at 2018-01-11 10:30:50",
         "09:30",
     ] {
@@ -144,4 +146,42 @@ fn output_file_gets_its_charts_beside_it() {
     let o = sizer(&["analyze", a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_exit(&o, 0);
     assert!(!crate::common::stdout(&o).contains("## Charts"));
+}
+
+/// A host's charts come from its host-total series: object3 of the pdsh capture has 200 and 400
+/// IOPS at 06:48:04 and 06:48:14 (after the since-boot report), so x 0 and 10 s; the p95 is
+/// 200 + 0.95 × 200 = 390 and the sized line 390 × 1.3 = 507; the peak is 400 at 06:48:14.
+#[test]
+fn host_chart_of_a_pdsh_capture() {
+    let rules = sizer::rules::RuleSet::builtin().unwrap();
+    let f = crate::common::root().join("fixtures/iostat/pdsh-x-10.2-two-hosts.txt");
+    let run = sizer::pipeline::run(&[f.as_path()], &rules, &Default::default()).unwrap();
+    let h = run.hosts.iter().find(|h| h.host == "object3").unwrap();
+    let charts = sizer::charts::host_charts(h, rules.sizing().report_card.as_ref());
+    let ids: Vec<&str> = charts.iter().map(|c| c.id).collect();
+    assert_eq!(ids, ["iops", "mb_s", "latency", "cpu"]);
+    let iops = &charts[0];
+    let pts: Vec<(&str, f64, Option<f64>)> = iops.series[0]
+        .points
+        .iter()
+        .map(|p| (p.time.as_str(), p.x, p.y))
+        .collect();
+    assert_eq!(
+        pts,
+        [
+            ("2022-01-25T06:48:04", 0.0, Some(200.0)),
+            ("2022-01-25T06:48:14", 10.0, Some(400.0))
+        ]
+    );
+    let lines: Vec<f64> = iops.lines.iter().map(|l| l.value).collect();
+    assert!(
+        (lines[0] - 390.0).abs() < 1e-9 && (lines[1] - 507.0).abs() < 1e-9,
+        "{lines:?}"
+    );
+    assert_eq!(
+        iops.peak.as_ref().unwrap().point.time,
+        "2022-01-25T06:48:14"
+    );
+    // The capture prints avg-cpu in every report, so CPU is known in both intervals.
+    assert!(charts[3].series[0].points.iter().all(|p| p.y.is_some()));
 }

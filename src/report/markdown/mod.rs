@@ -37,7 +37,7 @@ pub fn markdown(run: &Run, out: &mut dyn Write) -> io::Result<()> {
     write_markdown(run, &mut EscapeControls(out), None)
 }
 
-/// [`markdown`], with each database's charts linked under its section (`## Charts`): `dir` is
+/// [`markdown`], with each database's and host's charts linked under its section (`## Charts`): `dir` is
 /// the charts directory's name relative to the report, `files` the charts written there
 /// ([`crate::report::chart_files`]).
 ///
@@ -79,7 +79,8 @@ fn write_markdown(
         }
         write_database(out, d)?;
         if let Some((dir, files)) = charts {
-            let mine: Vec<&ChartFile> = files.iter().filter(|f| f.subject == d.key).collect();
+            let me = crate::report::chart_files::database_subject(&d.key);
+            let mine: Vec<&ChartFile> = files.iter().filter(|f| f.subject == me).collect();
             write_charts(out, dir, &mine)?;
         }
     }
@@ -96,6 +97,11 @@ fn write_markdown(
             writeln!(out, "---\n")?;
         }
         write_host(out, h)?;
+        if let Some((dir, files)) = charts {
+            let me = crate::report::chart_files::host_subject(&h.host);
+            let mine: Vec<&ChartFile> = files.iter().filter(|f| f.subject == me).collect();
+            write_charts(out, dir, &mine)?;
+        }
     }
     for (i, v) in run.virtual_.iter().enumerate() {
         if i > 0 || !run.databases.is_empty() || !run.hosts.is_empty() {
