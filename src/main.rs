@@ -247,6 +247,9 @@ enum DateOrderArg {
 enum OutputFormat {
     /// Markdown for people.
     Markdown,
+    /// HTML for people: one self-contained file (inline CSS and SVG charts, no script, nothing
+    /// fetched), printable on A4.
+    Html,
     /// JSON for machines (schema: docs/json-schema.md).
     Json,
 }
@@ -445,6 +448,13 @@ fn tiers_cmd(t: TiersArgs) -> Exit {
     let r = match t.format {
         OutputFormat::Markdown => report::tiers_markdown(&rules, &ids, &mut out),
         OutputFormat::Json => report::tiers_json(&rules, &ids, &mut out),
+        OutputFormat::Html => {
+            let mut md = Vec::new();
+            report::tiers_markdown(&rules, &ids, &mut md).and_then(|()| {
+                let md = String::from_utf8_lossy(&md);
+                report::html_page(&md, "sizer: tier catalogue", &[], &mut out)
+            })
+        }
     };
     match r.and_then(|_| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -674,7 +684,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
                 let mut out = std::io::stdout().lock();
                 let _ = match a.format {
                     OutputFormat::Json => report::json(&run, &mut out),
-                    OutputFormat::Markdown => report::markdown(&run, &mut out),
+                    OutputFormat::Markdown | OutputFormat::Html => report::markdown(&run, &mut out),
                 };
             }
         }
@@ -693,11 +703,25 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         }
         _ => None,
     };
+    // HTML carries its charts inline, to a file or to stdout.
+    let inline = match a.format {
+        OutputFormat::Html => {
+            match report::chart_files::chart_files(&run, rules.sizing().report_card.as_ref()) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("sizer: {}", term(&e));
+                    return Exit::Failure;
+                }
+            }
+        }
+        _ => Vec::new(),
+    };
     let render = |out: &mut dyn Write| match (a.format, &charts) {
         (OutputFormat::Markdown, Some(c)) => {
             report::markdown_with_charts(&run, out, &c.dir_name, &c.files)
         }
         (OutputFormat::Markdown, None) => report::markdown(&run, out),
+        (OutputFormat::Html, _) => report::html(&run, out, &inline),
         (OutputFormat::Json, _) => report::json(&run, out),
     };
     // Rendered straight into the destination: a temporary file renamed into place for -o, or

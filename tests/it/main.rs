@@ -13,6 +13,7 @@ mod exadata;
 mod field_logs;
 mod golden;
 mod hosts;
+mod html_report;
 mod onprem;
 mod os_cpu;
 mod outsafe;
