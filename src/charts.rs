@@ -36,6 +36,39 @@ pub struct Chart {
     pub peak: Option<Marker>,
     /// Grade bands (latency charts): the IO report card's letter bounds, ms.
     pub bands: Vec<Band>,
+    /// Bars instead of lines (a single interval): the demand against what each platform's
+    /// recommended layout delivers. Empty for a line chart.
+    pub bars: Vec<Bar>,
+}
+
+/// One bar of a single-interval chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bar {
+    /// What it is.
+    pub kind: BarKind,
+    /// The value, in the chart's unit.
+    pub value: f64,
+}
+
+/// What a bar stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BarKind {
+    /// The required figure of the interval (before headroom).
+    Required,
+    /// The sized demand: required plus `headroom_pct` %.
+    Sized {
+        /// Headroom, %.
+        headroom_pct: f64,
+    },
+    /// What a platform's recommended layout delivers.
+    Layout {
+        /// Platform name (`AWS EBS (us-east-1, on-demand list prices)`).
+        platform: String,
+        /// Units (`4`).
+        count: u32,
+        /// Tier id (`aws.gp3`).
+        tier_id: String,
+    },
 }
 
 /// One line of a chart.
@@ -192,6 +225,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
         series: p.iops.0,
         lines: p.iops.1,
         bands: Vec::new(),
+        bars: Vec::new(),
     });
     out.push(Chart {
         id: "mb_s",
@@ -202,6 +236,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
         series: p.mb_s.0,
         lines: p.mb_s.1,
         bands: Vec::new(),
+        bars: Vec::new(),
     });
     if p.latency.0.iter().any(has_values) {
         out.push(Chart {
@@ -213,6 +248,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
             lines: Vec::new(),
             peak: None,
             bands: p.latency.1,
+            bars: Vec::new(),
         });
     }
     if p.cpu.first().is_some_and(has_values) {
@@ -225,6 +261,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
             series: p.cpu,
             lines: Vec::new(),
             bands: Vec::new(),
+            bars: Vec::new(),
         });
     }
     out
@@ -246,7 +283,12 @@ pub fn database_charts(d: &DatabaseAnalysis, card: Option<&ReportCardSpec>) -> V
         })
         .collect();
     let Some(r) = Rows::new(rows) else {
-        return Vec::new();
+        return d
+            .recommendation
+            .as_ref()
+            .map(single_interval)
+            .into_iter()
+            .collect();
     };
     let rec = d.recommendation.as_ref();
     let stat = d.size_on.name();
@@ -303,7 +345,12 @@ pub fn host_charts(h: &HostAnalysis, card: Option<&ReportCardSpec>) -> Vec<Chart
         })
         .collect();
     let Some(r) = Rows::new(rows) else {
-        return Vec::new();
+        return h
+            .recommendation
+            .as_ref()
+            .map(single_interval)
+            .into_iter()
+            .collect();
     };
     let at = |name: &str| crate::figures::FIGURES.iter().position(|f| f.0 == name);
     let fig = |name: &'static str| {
@@ -344,6 +391,46 @@ pub fn host_charts(h: &HostAnalysis, card: Option<&ReportCardSpec>) -> Vec<Chart
             r.series("host CPU iowait (%)", fig("host_cpu_iowait_pct")),
         ],
     })
+}
+
+/// The chart of a subject with one interval: its required and sized IOPS against the IOPS each
+/// platform's recommended layout delivers (`iops_capability`), as bars.
+fn single_interval(rec: &crate::rules::Recommendation) -> Chart {
+    let mut bars = vec![
+        Bar {
+            kind: BarKind::Required,
+            value: rec.required_iops,
+        },
+        Bar {
+            kind: BarKind::Sized {
+                headroom_pct: rec.headroom_pct,
+            },
+            value: rec.sized_iops,
+        },
+    ];
+    for p in &rec.platforms {
+        if let Some(o) = &p.recommended {
+            bars.push(Bar {
+                kind: BarKind::Layout {
+                    platform: p.name.clone(),
+                    count: o.count,
+                    tier_id: o.tier_id.clone(),
+                },
+                value: o.iops_capability,
+            });
+        }
+    }
+    Chart {
+        id: "iops",
+        title: "IOPS: the demand against the recommended layouts".into(),
+        unit: "IOPS",
+        clock: String::new(),
+        series: Vec::new(),
+        lines: Vec::new(),
+        peak: None,
+        bands: Vec::new(),
+        bars,
+    }
 }
 
 /// The highest known point of `s` (the first of equal ones).

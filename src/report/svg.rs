@@ -11,7 +11,7 @@ use chrono::Duration;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::charts::{Chart, RefKind};
+use crate::charts::{BarKind, Chart, RefKind};
 use crate::report::fmt::fmt_num;
 
 /// Width and height of every chart, px.
@@ -56,6 +56,9 @@ pub fn chart_svg(c: &Chart) -> Result<String, String> {
 }
 
 fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    if !c.bars.is_empty() {
+        return draw_bars(c, svg);
+    }
     let root = SVGBackend::with_string(svg, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
     // The legend has its own column on the right, so it never covers a point or a label.
@@ -208,6 +211,120 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
         legend_area.draw(&Text::new(a, (26, y - 6), font.clone()))?;
         if let Some(b) = b {
             legend_area.draw(&Text::new(b, (26, y + 7), font))?;
+        }
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// A bar's label: `required`, `sized (+30 % headroom)`, `1 × aws.gp3` (the tier id names the
+/// platform).
+fn bar_label(k: &BarKind) -> String {
+    match k {
+        BarKind::Required => "required".into(),
+        BarKind::Sized { headroom_pct } => {
+            format!("sized (+{} % headroom)", fmt_num(*headroom_pct, 0))
+        }
+        BarKind::Layout { count, tier_id, .. } => format!("{count} × {tier_id}"),
+    }
+}
+
+/// Horizontal bars, one per [`crate::charts::Bar`], on a logarithmic axis when the values span
+/// more than 50×; each bar carries its value.
+fn draw_bars(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let root =
+        SVGBackend::with_string(svg, (SIZE.0, 70 + 34 * c.bars.len() as u32)).into_drawing_area();
+    root.fill(&WHITE)?;
+    // The first bar on top: row `n - 1 - i`.
+    let n = c.bars.len();
+    let labels: Vec<String> = c.bars.iter().rev().map(|b| bar_label(&b.kind)).collect();
+    let max = c
+        .bars
+        .iter()
+        .map(|b| b.value)
+        .fold(0.0_f64, f64::max)
+        .max(1.0);
+    let min = c
+        .bars
+        .iter()
+        .map(|b| b.value)
+        .filter(|v| *v > 0.0)
+        .fold(f64::INFINITY, f64::min)
+        .min(max);
+    let label_of = |y: &SegmentValue<usize>| match y {
+        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
+            labels.get(*i).cloned().unwrap_or_default()
+        }
+        SegmentValue::Last => String::new(),
+    };
+    let colour = |k: &BarKind| match k {
+        BarKind::Required => RGBColor(127, 127, 127),
+        BarKind::Sized { .. } => RGBColor(214, 39, 40),
+        BarKind::Layout { .. } => COLOURS[0],
+    };
+    if max / min > 50.0 {
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&c.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(220)
+            .build_cartesian_2d((min / 2.0..max * 3.0).log_scale(), (0..n).into_segmented())?;
+        chart
+            .configure_mesh()
+            .light_line_style(RGBColor(235, 235, 235))
+            .x_desc(format!("{} (logarithmic)", c.unit))
+            .y_label_formatter(&label_of)
+            .x_label_formatter(&|x| fmt_num(*x, 0))
+            .draw()?;
+        for (k, b) in c.bars.iter().enumerate() {
+            let i = n - 1 - k;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [
+                    (min / 2.0, SegmentValue::Exact(i)),
+                    (b.value.max(min / 2.0), SegmentValue::Exact(i + 1)),
+                ],
+                colour(&b.kind).mix(0.8).filled(),
+            )))?;
+            chart.draw_series(std::iter::once(Text::new(
+                fmt_num(b.value, if b.value < 100.0 { 2 } else { 0 }),
+                (b.value.max(min / 2.0), SegmentValue::CenterOf(i)),
+                ("sans-serif", 11)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            )))?;
+        }
+    } else {
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&c.title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(220)
+            .build_cartesian_2d(0.0..max * 1.15, (0..n).into_segmented())?;
+        chart
+            .configure_mesh()
+            .light_line_style(RGBColor(235, 235, 235))
+            .x_desc(c.unit)
+            .y_label_formatter(&label_of)
+            .x_label_formatter(&|x| fmt_num(*x, 0))
+            .draw()?;
+        for (k, b) in c.bars.iter().enumerate() {
+            let i = n - 1 - k;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [
+                    (0.0, SegmentValue::Exact(i)),
+                    (b.value, SegmentValue::Exact(i + 1)),
+                ],
+                colour(&b.kind).mix(0.8).filled(),
+            )))?;
+            chart.draw_series(std::iter::once(Text::new(
+                fmt_num(b.value, if b.value < 100.0 { 2 } else { 0 }),
+                (b.value, SegmentValue::CenterOf(i)),
+                ("sans-serif", 11)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            )))?;
         }
     }
     root.present()?;

@@ -84,16 +84,42 @@ fn receipt_iops_chart_has_the_series_the_sizing_line_and_the_peak() {
     assert!(!without_ns.contains("http"), "an external reference");
 }
 
-/// A single interval draws no line chart: a report alone gets none.
+/// A single interval draws bars instead of lines: ORCL's required 6.40 IOPS, sized 6.40 × 1.3 =
+/// 8.32, then what each platform's recommended layout delivers (its `iops_capability`).
 #[test]
-fn one_interval_gets_no_line_chart() {
+fn one_interval_gets_bars_against_the_layouts() {
     let Some(f) = corpus_file("awr", "pcambell-orcl-19c-single-noncdb.html") else {
         return;
     };
     let rules = sizer::rules::RuleSet::builtin().unwrap();
     let run = sizer::pipeline::run(&[f.as_path()], &rules, &Default::default()).unwrap();
     let d = &run.databases[0];
-    assert!(sizer::charts::database_charts(d, rules.sizing().report_card.as_ref()).is_empty());
+    let charts = sizer::charts::database_charts(d, rules.sizing().report_card.as_ref());
+    assert_eq!(charts.len(), 1);
+    let c = &charts[0];
+    assert!(c.series.is_empty());
+    use sizer::charts::BarKind;
+    assert_eq!(c.bars[0].kind, BarKind::Required);
+    assert!((c.bars[0].value - 6.40).abs() < 1e-9);
+    assert!((c.bars[1].value - 8.32).abs() < 1e-9);
+    let rec = d.recommendation.as_ref().unwrap();
+    let layouts: Vec<(String, f64)> = c.bars[2..]
+        .iter()
+        .map(|b| match &b.kind {
+            BarKind::Layout { tier_id, .. } => (tier_id.clone(), b.value),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let want: Vec<(String, f64)> = rec
+        .platforms
+        .iter()
+        .filter_map(|p| p.recommended.as_ref())
+        .map(|o| (o.tier_id.clone(), o.iops_capability))
+        .collect();
+    assert_eq!(layouts, want);
+    assert_eq!(layouts.len(), 4);
+    let svg = sizer::report::svg::chart_svg(c).unwrap();
+    assert!(svg.contains("sized (+30 % headroom)") && svg.contains("8.32"));
 }
 
 /// `-o r.md` writes `r.charts/` beside the report with one SVG per chart, each linked from the
