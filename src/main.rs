@@ -112,6 +112,18 @@ struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     export: Option<PathBuf>,
 
+    /// Read only share K of N of the inputs (1 ≤ K ≤ N), chosen by a stable hash of each file's
+    /// path relative to the path it was found under, so that N machines each read one share and
+    /// export it (with --export); `--from-export` merges the shares (docs/scale.md).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<sizer::shard::Shard>,
+
+    /// The PATHs are Parquet exports (or directories of them) of earlier runs, each with its
+    /// `<stem>.reports.parquet`: rebuild the run from their rows and answer as one run over all
+    /// their inputs (AWR and Statspack reports only; docs/scale.md).
+    #[arg(long, conflicts_with = "shard")]
+    from_export: bool,
+
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
     format: OutputFormat,
@@ -586,8 +598,15 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         progress: std::io::stderr().is_terminal(),
         ..settings
     };
-    let (inputs, failures) = pipeline::discover_with(&a.files, a.follow);
-    if inputs.is_empty() && failures.is_empty() {
+    let (inputs, failures) = match (a.from_export, a.shard) {
+        (true, _) => (Vec::new(), Vec::new()),
+        (false, None) => pipeline::discover_with(&a.files, a.follow),
+        (false, Some(s)) => {
+            let (i, f) = pipeline::discover_with(&a.files, a.follow);
+            s.select(&a.files, i, f)
+        }
+    };
+    if inputs.is_empty() && failures.is_empty() && !a.from_export {
         eprintln!("sizer: no files found in {}", term(&names(&a.files)));
         return Exit::Failure;
     }
@@ -610,6 +629,8 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     if let Some(e) = &a.export {
         outputs.push(("--export".into(), e.clone()));
         outputs.push(("--export (host series)".into(), export::hosts_path(e)));
+        outputs.push(("--export (reports)".into(), export::reports_path(e)));
+        outputs.push(("--export (results)".into(), export::results_path(e)));
     }
     if let Err(e) = output::check_outputs(&input_paths, &outputs) {
         eprintln!("sizer: {}", term(&e.to_string()));
@@ -642,16 +663,30 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     // (`export::ModelExport`); one that cannot start fails after the report is written, as an
     // export that cannot be written always has.
     let mut model_export = a.export.as_deref().map(export::ModelExport::create);
+    if let Some(Ok(x)) = &mut model_export {
+        x.set_roots(&a.files);
+    }
     let sink = match &mut model_export {
         Some(Ok(x)) => Some(x as &mut dyn pipeline::ModelSink),
         _ => None,
     };
-    let run = match pool
-        .install(|| pipeline::run_inputs_into(inputs, failures, &rules, &settings, sink))
-    {
-        Ok(r) => r,
+    let run = pool.install(|| match a.from_export {
+        false => pipeline::run_inputs_into(inputs, failures, &rules, &settings, sink)
+            .map(|r| (r, None))
+            .map_err(|e| e.to_string()),
+        true => export::merge::run(&a.files, &rules, &settings, sink)
+            .map(|(r, keys)| (r, Some(keys)))
+            .map_err(|e| e.to_string()),
+    });
+    let run = match run {
+        Ok((r, keys)) => {
+            if let (Some(Ok(x)), Some(k)) = (&mut model_export, keys) {
+                x.set_keys(k);
+            }
+            r
+        }
         Err(e) => {
-            eprintln!("sizer: {e}");
+            eprintln!("sizer: {}", term(&e));
             return Exit::Failure;
         }
     };
