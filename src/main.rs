@@ -124,6 +124,11 @@ struct AnalyzeArgs {
     #[arg(long, conflicts_with = "shard")]
     from_export: bool,
 
+    /// Read the files listed in LIST (one a line; `-` = stdin) instead of walking the one PATH
+    /// given, each keyed as if found under PATH (a scheduler's share of a file list: docs/scale.md).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "from_export"])]
+    files_from: Option<PathBuf>,
+
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
     format: OutputFormat,
@@ -426,6 +431,20 @@ impl From<Exit> for std::process::ExitCode {
     }
 }
 
+/// The inputs of `--files-from` under the one PATH given.
+fn files_from(a: &AnalyzeArgs) -> Result<(Vec<pipeline::Input>, Vec<pipeline::Failure>), String> {
+    let [root] = a.files.as_slice() else {
+        return Err("give exactly one PATH, the directory the listed files are under".into());
+    };
+    let list = match a.files_from.as_deref() {
+        Some(p) if p == Path::new("-") => std::io::read_to_string(std::io::stdin()),
+        Some(p) => std::fs::read_to_string(p),
+        None => Ok(String::new()),
+    };
+    let list = list.map_err(|e| e.to_string())?;
+    Ok(sizer::shard::inputs_from_list(root, &list))
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     remove_temporaries_on_signal();
@@ -599,6 +618,13 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         ..settings
     };
     let (inputs, failures) = match (a.from_export, a.shard) {
+        _ if a.files_from.is_some() => match files_from(&a) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("sizer: --files-from: {}", term(&e));
+                return Exit::Usage;
+            }
+        },
         (true, _) => (Vec::new(), Vec::new()),
         (false, None) => pipeline::discover_with(&a.files, a.follow),
         (false, Some(s)) => {

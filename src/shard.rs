@@ -154,6 +154,41 @@ impl Shard {
     }
 }
 
+/// The inputs named in `list` (`--files-from`: one path a line; blank lines and lines starting
+/// with `#` ignored), each a file under `root` (a path relative to it, or one that starts with
+/// it), read as if found in `root`: keyed relative to it ([`InputKey`], so a merge orders and
+/// shares them as one run over `root` would), and skipped rather than failed when not a report.
+/// A line that names no file under `root` is a [`Failure`].
+pub fn inputs_from_list(root: &Path, list: &str) -> (Vec<Input>, Vec<Failure>) {
+    let mut inputs = Vec::new();
+    let mut failures = Vec::new();
+    for line in list.lines() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let p = Path::new(line);
+        let path = if p.starts_with(root) {
+            p.to_path_buf()
+        } else if p.is_relative() {
+            root.join(p)
+        } else {
+            failures.push(Failure {
+                file: line.to_string(),
+                error: format!("--files-from: not under {}", root.display()),
+                cause: None,
+            });
+            continue;
+        };
+        inputs.push(Input {
+            path,
+            explicit: false,
+            kind: crate::pipeline::InputKind::File,
+        });
+    }
+    (inputs, failures)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

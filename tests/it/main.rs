@@ -16,6 +16,7 @@ mod onprem;
 mod os_cpu;
 mod outsafe;
 mod precision;
+mod scale;
 mod snapshots;
 mod tiers;
 mod values;
