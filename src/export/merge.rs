@@ -365,6 +365,10 @@ pub fn run(
     };
     let mut keys = HashMap::new();
     for (key, source, what) in got {
+        // A file in two exports (a share run twice) was read once by one run.
+        if keys.contains_key(&source) {
+            continue;
+        }
         keys.insert(source.clone(), key);
         match what {
             Got::Report(mut x) => {
