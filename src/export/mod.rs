@@ -426,8 +426,11 @@ fn write_frame(df: &DataFrame, path: &Path) -> Result<(), ExportError> {
         "csv" => lists_as_text(&df)
             .and_then(|df| neutralise_formulas(&df))
             .and_then(|mut df| {
+                // ISO 8601 to the second, as these tables' times are printed (the host
+                // series' CSV before its times were timestamps).
                 CsvWriter::new(&mut bytes)
                     .include_header(true)
+                    .with_datetime_format(Some("%Y-%m-%dT%H:%M:%S".into()))
                     .finish(&mut df)
             }),
         other => {
