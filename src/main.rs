@@ -647,6 +647,13 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             _ => i.path.clone(),
         })
         .chain(a.capacity_file.clone())
+        // A merge's inputs are the exports and their reports tables.
+        .chain(
+            export::merge::export_files(if a.from_export { &a.files } else { &[] })
+                .unwrap_or_default()
+                .into_iter()
+                .flat_map(|x| [export::reports_path(&x), x]),
+        )
         .collect();
     let mut outputs: Vec<(String, PathBuf)> = Vec::new();
     if let Some(o) = &a.output {

@@ -41,7 +41,7 @@ pub enum MergeError {
         why: String,
     },
     /// The export has no reports table beside it.
-    #[error("--from-export {}: no reports table {} beside it (written by `--export` since sizer 0.1 session 25; export again)", path.display(), expected.display())]
+    #[error("--from-export {}: no reports table {} beside it (an export written before sizer wrote one cannot be merged: export again)", path.display(), expected.display())]
     NoReportsTable {
         /// The export.
         path: PathBuf,

@@ -109,6 +109,21 @@ fn two_shards_merged_from_their_exports_answer_as_one_run() {
         .find(|x| x["database"]["db_name"] == "SIZDEMO")
         .unwrap();
     assert_eq!(sizdemo["statistics"]["required_iops"]["p95"], 4725.34);
+    // A merge never writes over the exports it reads.
+    let o = sizer(&[
+        "analyze",
+        "--from-export",
+        &s("s1.parquet"),
+        &s("s2.parquet"),
+        "--export",
+        &s("s2.parquet"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is one of the inputs"),
+        "{}",
+        stderr(&o)
+    );
     // A share run twice (its export copied under another name) is read once.
     for t in ["", ".reports"] {
         std::fs::copy(
@@ -204,6 +219,15 @@ fn every_time_column_of_every_export_is_a_timestamp() {
     }
     // begin_time, end_time (model); time (hosts); begin_time, end_time, startup_time (reports).
     assert_eq!(times, 6);
+    // That run read an OS disk log, whose device rows are not exported: a merge refuses it,
+    // naming the log.
+    let o = sizer(&["analyze", "--from-export", x.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("OS disk log input(s) whose rows are not exported (fixtures/iostat/x-12.3-flush-iso-N.txt)"),
+        "{e}"
+    );
 }
 
 #[test]
