@@ -632,7 +632,10 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             s.select(&a.files, i, f)
         }
     };
-    if inputs.is_empty() && failures.is_empty() && !a.from_export {
+    // A share of the inputs (`--shard`, `--files-from`) may hold none, or no report: it still
+    // writes its report and export, so the merge counts what it skipped.
+    let share = a.shard.is_some() || a.files_from.is_some();
+    if inputs.is_empty() && failures.is_empty() && !a.from_export && !share {
         eprintln!("sizer: no files found in {}", term(&names(&a.files)));
         return Exit::Failure;
     }
@@ -742,7 +745,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             run.skipped.len()
         );
     }
-    if run.analyses.is_empty() && run.hosts.is_empty() && run.virtual_.is_empty() {
+    if run.analyses.is_empty() && run.hosts.is_empty() && run.virtual_.is_empty() && !share {
         match &a.output {
             Some(out) => {
                 for f in &run.skipped {

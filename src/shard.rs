@@ -38,9 +38,16 @@ impl InputKey {
     pub fn of(roots: &[PathBuf], path: &Path) -> InputKey {
         for (i, r) in roots.iter().enumerate() {
             if path == r {
+                // A file named directly is keyed by its name; a directory root met as an entry
+                // of its own walk (a link given as the root) sorts before its files, as the walk
+                // yields it first.
                 return InputKey {
                     root: i as u32,
-                    relative: file_name(path),
+                    relative: if path.is_dir() {
+                        String::new()
+                    } else {
+                        file_name(path)
+                    },
                 };
             }
             if let Ok(rel) = path.strip_prefix(r) {

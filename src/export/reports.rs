@@ -264,7 +264,10 @@ pub(crate) fn frame(entries: &[Entry]) -> PolarsResult<DataFrame> {
             .into_iter()
             .map(|x| Series::new(PlSmallStr::EMPTY, x))
             .collect();
-        Series::new(name.into(), parts).into_column()
+        // Typed even when the table has no row (a list of no series has no item type).
+        Series::new(name.into(), parts)
+            .cast(&DataType::List(Box::new(DataType::String)))
+            .map(|s| s.into_column())
     };
     let col_s =
         |name: &str, g: &dyn Fn(&Flat) -> Option<String>| s(name, flat.iter().map(g).collect());
@@ -327,7 +330,9 @@ pub(crate) fn frame(entries: &[Entry]) -> PolarsResult<DataFrame> {
                     Series::new(PlSmallStr::EMPTY, v)
                 })
                 .collect();
-            Series::new("container_ids".into(), parts).into_column()
+            Series::new("container_ids".into(), parts)
+                .cast(&DataType::List(Box::new(DataType::UInt64)))?
+                .into_column()
         },
         list_s(
             "container_names",
@@ -338,7 +343,7 @@ pub(crate) fn frame(entries: &[Entry]) -> PolarsResult<DataFrame> {
                         .unwrap_or_default()
                 })
                 .collect(),
-        ),
+        )?,
         u64c(
             "begin_snap",
             flat.iter()
@@ -423,7 +428,7 @@ pub(crate) fn frame(entries: &[Entry]) -> PolarsResult<DataFrame> {
             flat.iter()
                 .map(|f| info(f).map(|i| i.warnings.clone()).unwrap_or_default())
                 .collect(),
-        ),
+        )?,
     ];
     DataFrame::new(flat.len(), cols)
 }

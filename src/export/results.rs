@@ -259,7 +259,9 @@ pub(crate) fn frame(run: &Run) -> PolarsResult<DataFrame> {
         f("total_gib", &|r| r.total_gib),
         f("monthly_cost_usd", &|r| r.cost),
         s("cost_note", &|r| r.cost_note.map(str::to_string)),
-        Series::new("fired_rules".into(), fired).into_column(),
+        Series::new("fired_rules".into(), fired)
+            .cast(&DataType::List(Box::new(DataType::String)))?
+            .into_column(),
     ];
     DataFrame::new(rows.len(), cols)
 }

@@ -415,3 +415,29 @@ fn a_file_list_split_between_two_jobs_merges_into_the_run_over_its_directory() {
     // The two EXPECTED files are skipped in one run, and in the merge.
     assert_eq!(merged["fleet"]["databases"]["skipped"], 2);
 }
+
+#[test]
+fn empty_shares_still_export_and_eight_shares_of_three_reports_merge_into_one_run() {
+    let d = tempfile::tempdir().unwrap();
+    let one = analyze(&[RAC], &d.path().join("one.json"));
+    let mut empty = 0;
+    for k in 1..=8 {
+        let x = d.path().join(format!("shard-{k}.parquet"));
+        let shard = format!("{k}/8");
+        let part = analyze(
+            &["--shard", &shard, "--export", x.to_str().unwrap(), RAC],
+            &d.path().join(format!("shard-{k}.json")),
+        );
+        // A share without a file still succeeds and writes its (empty) export.
+        assert!(x.is_file(), "{shard}");
+        empty += usize::from(part["reports"].as_array().unwrap().is_empty());
+    }
+    // Three reports in eight shares: at least five are empty.
+    assert!(empty >= 5, "{empty}");
+    let merged = analyze(
+        &["--from-export", d.path().to_str().unwrap()],
+        &d.path().join("merged.json"),
+    );
+    assert_eq!(one["databases"], merged["databases"]);
+    assert_eq!(one["fleet"], merged["fleet"]);
+}
