@@ -28,6 +28,7 @@ pub mod pipeline;
 pub mod report;
 pub mod rules;
 pub mod settings;
+pub mod shard;
 pub mod sizing;
 pub mod subject;
 pub mod warning;

@@ -118,6 +118,23 @@ struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     export: Option<PathBuf>,
 
+    /// Read only share K of N of the inputs (1 ≤ K ≤ N), chosen by a stable hash of each file's
+    /// path relative to the path it was found under, so that N machines each read one share and
+    /// export it (with --export); `--from-export` merges the shares (docs/scale.md).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<sizer::shard::Shard>,
+
+    /// The PATHs are Parquet exports (or directories of them) of earlier runs, each with its
+    /// `<stem>.reports.parquet`: rebuild the run from their rows and answer as one run over all
+    /// their inputs (AWR and Statspack reports only; docs/scale.md).
+    #[arg(long, conflicts_with = "shard")]
+    from_export: bool,
+
+    /// Read the files listed in LIST (one a line; `-` = stdin) instead of walking the one PATH
+    /// given, each keyed as if found under PATH (a scheduler's share of a file list: docs/scale.md).
+    #[arg(long, value_name = "LIST", conflicts_with_all = ["shard", "from_export"])]
+    files_from: Option<PathBuf>,
+
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value_t = OutputFormat::Markdown)]
     format: OutputFormat,
@@ -423,6 +440,20 @@ impl From<Exit> for std::process::ExitCode {
     }
 }
 
+/// The inputs of `--files-from` under the one PATH given.
+fn files_from(a: &AnalyzeArgs) -> Result<(Vec<pipeline::Input>, Vec<pipeline::Failure>), String> {
+    let [root] = a.files.as_slice() else {
+        return Err("give exactly one PATH, the directory the listed files are under".into());
+    };
+    let list = match a.files_from.as_deref() {
+        Some(p) if p == Path::new("-") => std::io::read_to_string(std::io::stdin()),
+        Some(p) => std::fs::read_to_string(p),
+        None => Ok(String::new()),
+    };
+    let list = list.map_err(|e| e.to_string())?;
+    Ok(sizer::shard::inputs_from_list(root, &list))
+}
+
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     cli_support::remove_temporaries_on_signal();
@@ -579,8 +610,25 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         progress: std::io::stderr().is_terminal(),
         ..settings
     };
-    let (inputs, failures) = pipeline::discover_with(&a.files, a.follow);
-    if inputs.is_empty() && failures.is_empty() {
+    let (inputs, failures) = match (a.from_export, a.shard) {
+        _ if a.files_from.is_some() => match files_from(&a) {
+            Ok(x) => x,
+            Err(e) => {
+                eprintln!("sizer: --files-from: {}", term(&e));
+                return Exit::Usage;
+            }
+        },
+        (true, _) => (Vec::new(), Vec::new()),
+        (false, None) => pipeline::discover_with(&a.files, a.follow),
+        (false, Some(s)) => {
+            let (i, f) = pipeline::discover_with(&a.files, a.follow);
+            s.select(&a.files, i, f)
+        }
+    };
+    // A share of the inputs (`--shard`, `--files-from`) may hold none, or no report: it still
+    // writes its report and export, so the merge counts what it skipped.
+    let share = a.shard.is_some() || a.files_from.is_some();
+    if inputs.is_empty() && failures.is_empty() && !a.from_export && !share {
         eprintln!("sizer: no files found in {}", term(&names(&a.files)));
         return Exit::Failure;
     }
@@ -595,6 +643,13 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             _ => i.path.clone(),
         })
         .chain(a.capacity_file.clone())
+        // A merge's inputs are the exports and their reports tables.
+        .chain(
+            export::merge::export_files(if a.from_export { &a.files } else { &[] })
+                .unwrap_or_default()
+                .into_iter()
+                .flat_map(|x| [export::reports_path(&x), x]),
+        )
         .collect();
     let mut outputs: Vec<(String, PathBuf)> = Vec::new();
     if let Some(o) = &a.output {
@@ -603,6 +658,8 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     if let Some(e) = &a.export {
         outputs.push(("--export".into(), e.clone()));
         outputs.push(("--export (host series)".into(), export::hosts_path(e)));
+        outputs.push(("--export (reports)".into(), export::reports_path(e)));
+        outputs.push(("--export (results)".into(), export::results_path(e)));
     }
     if let Err(e) = output::check_outputs(&input_paths, &outputs) {
         eprintln!("sizer: {}", term(&e.to_string()));
@@ -635,16 +692,30 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     // (`export::ModelExport`); one that cannot start fails after the report is written, as an
     // export that cannot be written always has.
     let mut model_export = a.export.as_deref().map(export::ModelExport::create);
+    if let Some(Ok(x)) = &mut model_export {
+        x.set_roots(&a.files);
+    }
     let sink = match &mut model_export {
         Some(Ok(x)) => Some(x as &mut dyn pipeline::ModelSink),
         _ => None,
     };
-    let run = match pool
-        .install(|| pipeline::run_inputs_into(inputs, failures, &rules, &settings, sink))
-    {
-        Ok(r) => r,
+    let run = pool.install(|| match a.from_export {
+        false => pipeline::run_inputs_into(inputs, failures, &rules, &settings, sink)
+            .map(|r| (r, None))
+            .map_err(|e| e.to_string()),
+        true => export::merge::run(&a.files, &rules, &settings, sink)
+            .map(|(r, keys)| (r, Some(keys)))
+            .map_err(|e| e.to_string()),
+    });
+    let run = match run {
+        Ok((r, keys)) => {
+            if let (Some(Ok(x)), Some(k)) = (&mut model_export, keys) {
+                x.set_keys(k);
+            }
+            r
+        }
         Err(e) => {
-            eprintln!("sizer: {e}");
+            eprintln!("sizer: {}", term(&e));
             return Exit::Failure;
         }
     };
@@ -667,7 +738,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             run.skipped.len()
         );
     }
-    if run.analyses.is_empty() && run.hosts.is_empty() && run.virtual_.is_empty() {
+    if run.analyses.is_empty() && run.hosts.is_empty() && run.virtual_.is_empty() && !share {
         match &a.output {
             Some(out) => {
                 for f in &run.skipped {

@@ -105,6 +105,10 @@ pub struct Run {
     /// `--capacity-file` rows refused (a bad unit, a negative size, a duplicate key) or matched
     /// by no database or host, by line; empty without the file.
     pub capacity_rows: Vec<crate::capacity::RefusedRow>,
+    /// What each analysed report says of itself beyond its rows (identity, instances, snapshot
+    /// precision, parser warnings), in the order of [`Run::analyses`]: the export's reports table
+    /// carries it so that `--from-export` can rebuild the run.
+    pub(crate) infos: Vec<(String, ReportInfo)>,
 }
 
 /// Where the full rows of each report go as the report is finished (`--export`): one report's
@@ -114,6 +118,28 @@ pub trait ModelSink: Send {
     /// One report's rows. A sink that fails keeps its error for when it is finished (the run
     /// and its report go on).
     fn report(&mut self, part: Model);
+}
+
+/// The reports seen so far, by identity ([`duplicate_key`]), with the file first read and the
+/// figures copies must agree on.
+#[derive(Default)]
+pub(crate) struct Seen(HashMap<DuplicateKey, (String, Vec<Option<f64>>)>);
+
+impl Seen {
+    /// `None` for a report not seen before (now remembered), else the [`Duplicate`] it is.
+    pub(crate) fn check(&mut self, file: &str, info: &ReportInfo) -> Option<Duplicate> {
+        let key = duplicate_key(info);
+        let figures = fingerprint(info);
+        if let Some((first, first_figures)) = self.0.get(&key) {
+            return Some(Duplicate {
+                file: file.to_string(),
+                duplicate_of: first.clone(),
+                differs: *first_figures != figures,
+            });
+        }
+        self.0.insert(key, (file.to_string(), figures));
+        None
+    }
 }
 
 /// A file to read and whether the user named it.
@@ -312,7 +338,7 @@ pub fn run_inputs_into(
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
     let mut extracts: Vec<ReportFrame> = Vec::new();
-    let mut seen: HashMap<DuplicateKey, (String, Vec<Option<f64>>)> = HashMap::new();
+    let mut seen = Seen::default();
     let mut host_sources: Vec<crate::ingest::HostSource> = Vec::new();
     let mut virt_sources: Vec<cluster::VirtSource> = Vec::new();
     let mut pending = inputs.into_iter();
@@ -347,17 +373,10 @@ pub fn run_inputs_into(
                         return Ok(None);
                     }
                 };
-                let key = duplicate_key(&raw.info);
-                let figures = fingerprint(&raw.info);
-                if let Some((first, first_figures)) = seen.get(&key) {
-                    duplicates.push(Duplicate {
-                        file: raw.file,
-                        duplicate_of: first.clone(),
-                        differs: *first_figures != figures,
-                    });
+                if let Some(d) = seen.check(&raw.file, &raw.info) {
+                    duplicates.push(d);
                     return Ok(None);
                 }
-                seen.insert(key, (raw.file.clone(), figures));
                 finish(raw, &formula, rows.is_some())
                     .map(Some)
                     .map_err(ReadError::from)
@@ -386,7 +405,51 @@ pub fn run_inputs_into(
         }
     }
     bar.finish_and_clear();
+    assemble(
+        Gathered {
+            extracts,
+            failures,
+            skipped,
+            duplicates,
+            host_sources,
+            virt_sources,
+        },
+        (&formula, &formula_info),
+        rules,
+        settings,
+    )
+}
 
+/// What the reading stage hands to [`assemble`]: the reports' frames in run order, duplicates
+/// already dropped, and everything else that was read or refused.
+pub(crate) struct Gathered {
+    pub(crate) extracts: Vec<ReportFrame>,
+    pub(crate) failures: Vec<Failure>,
+    pub(crate) skipped: Vec<Skipped>,
+    pub(crate) duplicates: Vec<Duplicate>,
+    pub(crate) host_sources: Vec<crate::ingest::HostSource>,
+    pub(crate) virt_sources: Vec<cluster::VirtSource>,
+}
+
+/// The subjects of what was read, sized: databases, hosts and clusters, and the [`Run`]. One run
+/// and a merge of exports (`--from-export`) both end here.
+///
+/// # Errors
+/// [`RunError::Model`] when a series frame cannot be built.
+pub(crate) fn assemble(
+    g: Gathered,
+    (formula, formula_info): (&crate::metrics::Formula, &crate::subject::awr::FormulaInfo),
+    rules: &RuleSet,
+    settings: &Settings,
+) -> Result<Run, RunError> {
+    let Gathered {
+        extracts,
+        failures,
+        skipped,
+        duplicates,
+        host_sources,
+        virt_sources,
+    } = g;
     let mut kept: Vec<KeptRows> = Vec::with_capacity(extracts.len());
     let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
     let mut analyses = Vec::with_capacity(extracts.len());
@@ -400,8 +463,8 @@ pub fn run_inputs_into(
         &infos,
         &kept,
         &analyses,
-        &formula,
-        &formula_info,
+        formula,
+        formula_info,
         rules,
         settings,
     )?;
@@ -429,6 +492,7 @@ pub fn run_inputs_into(
         None => Vec::new(),
     };
     Ok(Run {
+        infos,
         capacity_rows,
         analyses,
         databases,

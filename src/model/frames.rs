@@ -25,7 +25,7 @@ pub struct DatabaseSeriesRow<'a, const N: usize> {
 }
 
 /// The interval series of every database: one row per interval with `database`, `begin_time`,
-/// `end_time`, `elapsed_min`, `scope`, `excluded` and one f64 column per name of `figures`
+/// `end_time` (timestamps, ms, no zone: the database's local time), `elapsed_min`, `scope`, `excluded` and one f64 column per name of `figures`
 /// (null = unknown).
 ///
 /// # Errors
@@ -55,8 +55,8 @@ pub fn database_series<'a, const N: usize>(
     let n = db.len();
     let mut cols = vec![
         Column::new("database".into(), db),
-        Column::new("begin_time".into(), begin),
-        Column::new("end_time".into(), end),
+        timestamps("begin_time", begin.iter().map(|t| t.and_then(parse_iso)))?,
+        timestamps("end_time", end.iter().map(|t| t.and_then(parse_iso)))?,
         Column::new("elapsed_min".into(), elapsed),
         Column::new("scope".into(), scope),
         Column::new("excluded".into(), excluded),
@@ -71,8 +71,8 @@ pub fn database_series<'a, const N: usize>(
 /// seconds, and the figures in the order of the names given.
 pub type HostSeriesRow<'a> = (&'a str, Option<NaiveDateTime>, f64, &'a [Option<f64>]);
 
-/// The host series of every host: one row per interval with `host`, `time` (ISO 8601, the host's
-/// local time unless its logs are UTC), `interval_s` and one f64 column per name of `figures`
+/// The host series of every host: one row per interval with `host`, `time` (a timestamp, ms, no
+/// zone: the host's local time unless its logs are UTC), `interval_s` and one f64 column per name of `figures`
 /// (null = unknown).
 ///
 /// # Errors
@@ -87,7 +87,7 @@ pub fn host_series<'a>(
     let mut cols: Vec<Vec<Option<f64>>> = vec![Vec::new(); figures.len()];
     for (h, t, w, v) in rows {
         host.push(h);
-        time.push(t.map(|t| t.format("%Y-%m-%dT%H:%M:%S").to_string()));
+        time.push(t);
         len.push(w);
         for (c, x) in cols.iter_mut().zip(v) {
             c.push(*x);
@@ -96,11 +96,27 @@ pub fn host_series<'a>(
     let n = host.len();
     let mut columns = vec![
         Column::new("host".into(), host),
-        Column::new("time".into(), time),
+        timestamps("time", time.into_iter())?,
         Column::new("interval_s".into(), len),
     ];
     for (name, c) in figures.iter().zip(cols) {
         columns.push(Column::new((*name).into(), c));
     }
     DataFrame::new(n, columns)
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` (as the subjects print times) to a time.
+fn parse_iso(t: &str) -> Option<NaiveDateTime> {
+    NaiveDateTime::parse_from_str(t, "%Y-%m-%dT%H:%M:%S").ok()
+}
+
+/// A timestamp column (Parquet `TIMESTAMP(MILLIS)`, no zone) of `name`.
+pub fn timestamps(
+    name: &str,
+    v: impl Iterator<Item = Option<NaiveDateTime>>,
+) -> PolarsResult<Column> {
+    let ms: Vec<Option<i64>> = v
+        .map(|t| t.map(|t| t.and_utc().timestamp_millis()))
+        .collect();
+    Column::new(name.into(), ms).cast(&DataType::Datetime(TimeUnit::Milliseconds, None))
 }

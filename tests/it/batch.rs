@@ -249,7 +249,15 @@ fn the_series_is_a_polars_frame_and_the_model_exports() {
         // and 3 Background Wait Events: 155 rows; 3 × 155 = 465 (the same count as the export
         // of the build before streaming, 54dc99b).
         assert_eq!(x.rows(), 465);
-        assert_eq!(x.finish(&run).unwrap(), vec![p.clone()]);
+        // The model, then its reports and results tables beside it.
+        assert_eq!(
+            x.finish(&run).unwrap(),
+            vec![
+                p.clone(),
+                d.join(format!("model.reports.{ext}")),
+                d.join(format!("model.results.{ext}"))
+            ]
+        );
         assert!(
             std::fs::metadata(&p).unwrap().len() > 1000,
             "{ext} too small"

@@ -18,6 +18,7 @@ mod onprem;
 mod os_cpu;
 mod outsafe;
 mod precision;
+mod scale;
 mod shell;
 mod snapshots;
 mod tiers;

@@ -7,7 +7,18 @@
 //! ([`crate::pipeline::run_inputs_into`]) and encodes them at once (Parquet in row groups of
 //! [`ROW_GROUP_ROWS`], CSV report by report), into a temporary file beside the target that is
 //! renamed into place at the end, so a failure leaves no partial file and no run holds every
-//! row. Host series of OS disk logs are written too (see [`ModelExport::finish`]).
+//! row. Host series of OS disk logs are written too (see [`ModelExport::finish`]), and beside
+//! the model two tables: the reports table ([`reports_path`]: what each report says of itself
+//! beyond its rows, so that [`merge`] rebuilds the run from exports, `--from-export`) and the
+//! results table ([`results_path`]: sizer's answers, one row per database or host and target).
+//! Every time column is a timestamp (Parquet `TIMESTAMP(MILLIS)`, no zone).
+
+pub mod merge;
+mod reports;
+mod results;
+
+pub use reports::REPORT_COLUMNS;
+pub use results::{CAPACITY_NOT_GIVEN, NO_LIST_PRICE, RESULT_COLUMNS};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -74,6 +85,10 @@ pub struct ModelExport {
     rows: u64,
     /// The first failure; nothing more is written after it.
     error: Option<ExportError>,
+    /// The paths given on the command line, which key each file ([`crate::shard::InputKey`]).
+    roots: Vec<PathBuf>,
+    /// The keys of a merged run's files (`--from-export`), which override `roots`.
+    keys: Option<std::collections::HashMap<String, crate::shard::InputKey>>,
 }
 
 impl ModelExport {
@@ -113,7 +128,21 @@ impl ModelExport {
             pending_rows: 0,
             rows: 0,
             error: None,
+            roots: Vec::new(),
+            keys: None,
         })
+    }
+
+    /// The paths given on the command line (in order): the reports table keys each file by the
+    /// root it was named as or found under ([`crate::shard::InputKey`]).
+    pub fn set_roots(&mut self, roots: &[PathBuf]) {
+        self.roots = roots.to_vec();
+    }
+
+    /// The keys of the files of a merged run (from their exports' reports tables), used instead
+    /// of the roots.
+    pub fn set_keys(&mut self, keys: std::collections::HashMap<String, crate::shard::InputKey>) {
+        self.keys = Some(keys);
     }
 
     /// Rows handed to the export so far (written, or gathered for the next row group).
@@ -200,13 +229,29 @@ impl ModelExport {
         }
         if !run.hosts.is_empty() {
             let hosts_path = if run.databases.is_empty() {
-                path
+                path.clone()
             } else {
                 hosts_path(&path)
             };
             write_frame(&run.host_series, &hosts_path)?;
             written.push(hosts_path);
         }
+        let mut entries = reports::entries(run, &self.roots);
+        if let Some(keys) = &self.keys {
+            for e in &mut entries {
+                if let Some(k) = keys.get(&e.source) {
+                    e.key = k.clone();
+                }
+            }
+        }
+        let reports = reports_path(&path);
+        let df = reports::frame(&entries).map_err(|source| encode(&reports, source))?;
+        write_frame(&df, &reports)?;
+        written.push(reports);
+        let results = results_path(&path);
+        let df = results::frame(run).map_err(|source| encode(&results, source))?;
+        write_frame(&df, &results)?;
+        written.push(results);
         Ok(written)
     }
 }
@@ -317,6 +362,21 @@ fn neutralise_formulas(df: &DataFrame) -> PolarsResult<DataFrame> {
 /// `<stem>.hosts.<ext>` (`fleet.csv` → `fleet.hosts.csv`). The CLI checks it against the inputs
 /// before the run, as it checks `path`.
 pub fn hosts_path(path: &Path) -> PathBuf {
+    beside(path, "hosts")
+}
+
+/// The reports table beside `path`: `<stem>.reports.<ext>` (`fleet.parquet` →
+/// `fleet.reports.parquet`; columns [`REPORT_COLUMNS`], `docs/export.md`).
+pub fn reports_path(path: &Path) -> PathBuf {
+    beside(path, "reports")
+}
+
+/// The results table beside `path`: `<stem>.results.<ext>` (columns [`RESULT_COLUMNS`]).
+pub fn results_path(path: &Path) -> PathBuf {
+    beside(path, "results")
+}
+
+fn beside(path: &Path, what: &str) -> PathBuf {
     let stem = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -325,7 +385,31 @@ pub fn hosts_path(path: &Path) -> PathBuf {
         .extension()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "csv".into());
-    path.with_file_name(format!("{stem}.hosts.{ext}"))
+    path.with_file_name(format!("{stem}.{what}.{ext}"))
+}
+
+/// `df` with its list columns as text, items joined by `; ` (CSV has no lists).
+fn lists_as_text(df: &DataFrame) -> PolarsResult<DataFrame> {
+    let mut out = df.clone();
+    for col in df.columns() {
+        let DataType::List(_) = col.dtype() else {
+            continue;
+        };
+        let ca = col.list()?;
+        let joined: StringChunked = (0..ca.len())
+            .map(|i| ca.get_as_series(i))
+            .map(|v| {
+                v.map(|s| {
+                    let s = s.cast(&DataType::String).unwrap_or(s);
+                    s.str()
+                        .map(|c| c.iter().flatten().collect::<Vec<_>>().join("; "))
+                        .unwrap_or_default()
+                })
+            })
+            .collect();
+        out.with_column(joined.with_name(col.name().clone()).into_column())?;
+    }
+    Ok(out)
 }
 
 /// Writes one frame atomically as Parquet or CSV, by the path's extension.
@@ -339,11 +423,16 @@ fn write_frame(df: &DataFrame, path: &Path) -> Result<(), ExportError> {
     let mut bytes: Vec<u8> = Vec::new();
     let result = match ext.as_str() {
         "parquet" => ParquetWriter::new(&mut bytes).finish(&mut df).map(|_| ()),
-        "csv" => neutralise_formulas(&df).and_then(|mut df| {
-            CsvWriter::new(&mut bytes)
-                .include_header(true)
-                .finish(&mut df)
-        }),
+        "csv" => lists_as_text(&df)
+            .and_then(|df| neutralise_formulas(&df))
+            .and_then(|mut df| {
+                // ISO 8601 to the second, as these tables' times are printed (the host
+                // series' CSV before its times were timestamps).
+                CsvWriter::new(&mut bytes)
+                    .include_header(true)
+                    .with_datetime_format(Some("%Y-%m-%dT%H:%M:%S".into()))
+                    .finish(&mut df)
+            }),
         other => {
             return Err(ExportError::UnknownExtension {
                 path: path.to_path_buf(),
