@@ -422,6 +422,27 @@ fn good_and_bad_together_still_report_the_good_one() {
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
 
+/// A Markdown report without its `## Charts` sections (the chart links `-o` adds); other bytes
+/// (JSON) as they are.
+fn without_charts(bytes: &[u8]) -> Vec<u8> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return bytes.to_vec();
+    };
+    let mut kept = String::new();
+    let mut skip = false;
+    for l in text.split_inclusive('\n') {
+        if l == "## Charts\n" {
+            skip = true;
+        } else if skip && !(l.starts_with("![") || l == "\n") {
+            skip = false;
+        }
+        if !skip {
+            kept.push_str(l);
+        }
+    }
+    kept.into_bytes()
+}
+
 #[test]
 fn output_file_has_the_stdout_bytes_and_no_temporary_is_left() {
     for (format, name) in [("markdown", "report.md"), ("json", "report.json")] {
@@ -442,17 +463,25 @@ fn output_file_has_the_stdout_bytes_and_no_temporary_is_left() {
         ]);
         assert_exit(&o, 0);
         assert_eq!(stdout(&o), "", "with -o nothing goes to stdout");
-        assert_eq!(stderr(&o), format!("sizer: wrote {}\n", out.display()));
-        let written = std::fs::read(&out).expect("output file written");
+        let mut wrote = format!("sizer: wrote {}\n", out.display());
+        let mut written = std::fs::read(&out).expect("output file written");
+        if format == "markdown" {
+            // A Markdown file also gets its charts (one bar chart per single-interval
+            // database), linked under each database: the rest is stdout's bytes.
+            let charts = out.with_file_name("report.charts");
+            wrote.push_str(&format!("sizer: wrote 2 chart(s) in {}\n", charts.display()));
+            written = without_charts(&written);
+        }
+        assert_eq!(stderr(&o), wrote);
         assert!(
             written == printed.stdout,
             "{format}: -o bytes differ from stdout"
         );
-        assert_eq!(
-            dir.entries(),
-            vec![name.to_string()],
-            "no temporary file beside it"
-        );
+        let mut want = vec![name.to_string()];
+        if format == "markdown" {
+            want.insert(0, "report.charts".to_string());
+        }
+        assert_eq!(dir.entries(), want, "no temporary file beside it");
 
         // Overwriting an existing file works the same way.
         std::fs::write(&out, b"old").unwrap();
@@ -466,8 +495,8 @@ fn output_file_has_the_stdout_bytes_and_no_temporary_is_left() {
             GOOD_11G,
         ]);
         assert_exit(&o, 0);
-        assert!(std::fs::read(&out).unwrap() == printed.stdout);
-        assert_eq!(dir.entries(), vec![name.to_string()]);
+        assert!(without_charts(&std::fs::read(&out).unwrap()) == printed.stdout);
+        assert_eq!(dir.entries(), want);
     }
 }
 

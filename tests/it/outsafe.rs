@@ -173,12 +173,21 @@ fn an_existing_output_keeps_its_permissions_and_no_temporary_is_left() {
         & 0o7777;
     assert_eq!(got, want, "{got:o} vs {want:o}");
     std::fs::remove_file(d.path().join("new.md")).unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(d.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["a.html", "report.md"]);
+    std::fs::remove_dir_all(d.path().join("new.charts")).unwrap();
+    let list = |p: &std::path::Path| {
+        let mut names: Vec<String> = std::fs::read_dir(p)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // The report's charts beside it (one bar chart for the one interval), no temporary.
+    assert_eq!(list(d.path()), ["a.html", "report.charts", "report.md"]);
+    assert_eq!(
+        list(&d.path().join("report.charts")),
+        ["SIZDEMO_DB_Id_3141592653-iops.svg"]
+    );
 }
 
 #[cfg(unix)]
