@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod capacity;
+pub mod consolidate;
 pub mod cpu;
 pub mod error;
 pub mod export;
