@@ -133,7 +133,8 @@ pub struct Consolidation {
     pub members: Vec<Member>,
     /// Subjects left out, with why.
     pub not_consolidated: Vec<NotConsolidated>,
-    /// Begin of the first aligned interval (the bucket time, ISO 8601).
+    /// Begin of the first aligned interval (the bucket time, ISO 8601); `None` without 2
+    /// members.
     pub window_begin: Option<String>,
     /// End of the last aligned interval (its bucket's begin + the common length).
     pub window_end: Option<String>,
@@ -159,7 +160,8 @@ pub struct Consolidation {
     pub utc_members: Vec<String>,
     /// Σ of the members' capacities, GiB, when every member has one.
     pub capacity_gib: Option<f64>,
-    /// Members without a capacity (the shared layout is then performance-only).
+    /// Members without a capacity (the shared layout is then performance-only); empty without
+    /// 2 members.
     pub capacity_missing: Vec<String>,
     /// `--consolidate`: the shared layout sized on the sum (one array, one layout per cloud).
     pub recommendation: Option<Recommendation>,
@@ -453,7 +455,7 @@ pub fn consolidate(
     };
     let capacity_missing: Vec<String> = members
         .iter()
-        .filter(|(s, _)| s.capacity_gib.is_none())
+        .filter(|(s, _)| two && s.capacity_gib.is_none())
         .map(|(s, _)| s.name.clone())
         .collect();
     let capacity_gib = (two && capacity_missing.is_empty())
@@ -515,8 +517,8 @@ pub fn consolidate(
             .collect(),
         members: member_rows,
         not_consolidated,
-        window_begin: keys.first().map(|k| bucket_time(*k, l)),
-        window_end: keys.last().map(|k| bucket_time(*k + 1, l)),
+        window_begin: keys.first().filter(|_| two).map(|k| bucket_time(*k, l)),
+        window_end: keys.last().filter(|_| two).map(|k| bucket_time(*k + 1, l)),
         aligned_intervals: if two { keys.len() } else { 0 },
         iops_of_sum: iops_of_sum.map(trim6),
         mb_s_of_sum: mb_s_of_sum.map(trim6),
