@@ -21,9 +21,11 @@
 //!   printed clock), so snapshots a few seconds before or after the hour align; shorter
 //!   intervals that land in the same bucket are averaged, weighted by their length (IOPS and
 //!   MB/s are rates). A bucket is named by its start.
-//! - Members are taken in order of their own sizing figure, largest first; the aligned window is
-//!   the buckets every member has. A subject sharing no bucket with the members so far is not
-//!   added ([`Excluded::NoOverlap`]): its load cannot be added honestly to theirs.
+//! - Members: candidates are ordered by their own sizing figure, largest first. Seeded by each
+//!   in turn, the others join in that order while they share a bucket with the window so far
+//!   (the window narrows to the buckets every member has); the largest such group wins (the
+//!   first of equal ones). A subject outside it is not added ([`Excluded::NoOverlap`]): its load
+//!   cannot be added honestly to theirs.
 //! - A bucket where some member's figure is unknown is left out of the sum.
 //!
 //! Units: IOPS = requests/s, MB/s = 10^6 B/s.
@@ -129,7 +131,8 @@ pub struct Consolidation {
     pub size_on: SizeOn,
     /// The common interval length, minutes; `None` when nothing could be aligned.
     pub interval_min: Option<f64>,
-    /// Members of the sum, largest own figure first (fewer than 2: no sum).
+    /// Members of the sum, largest own figure first (fewer than 2: no sum, and the one listed
+    /// is only the largest subject that could be aligned).
     pub members: Vec<Member>,
     /// Subjects left out, with why.
     pub not_consolidated: Vec<NotConsolidated>,
@@ -364,31 +367,55 @@ pub fn consolidate(
     let mut members: Vec<(&SubjectSeries, Buckets)> = Vec::new();
     let mut window: BTreeSet<i64> = BTreeSet::new();
     if let Some(l) = l_min {
-        for (s, _) in &candidates {
-            let b = buckets(&s.points, l);
-            let keys: BTreeSet<i64> = b.keys().copied().collect();
-            let common: BTreeSet<i64> = if members.is_empty() {
-                keys
-            } else {
-                window.intersection(&keys).copied().collect()
-            };
-            if common.is_empty() {
-                let first = s.points.first().map(|p| p.begin);
-                let last = s
-                    .points
-                    .last()
-                    .map(|p| p.begin + chrono::Duration::seconds(p.len_s as i64));
-                not_consolidated.push(NotConsolidated {
-                    name: s.name.clone(),
-                    reason: Excluded::NoOverlap {
-                        begin: first.map(iso).unwrap_or_default(),
-                        end: last.map(iso).unwrap_or_default(),
-                    },
-                });
+        let all: Vec<Buckets> = candidates
+            .iter()
+            .map(|(s, _)| buckets(&s.points, l))
+            .collect();
+        let keys: Vec<BTreeSet<i64>> = all.iter().map(|b| b.keys().copied().collect()).collect();
+        // The group: seeded by each candidate in turn (largest first), the others joining in
+        // order while they share a bucket with the window so far; the largest group wins (the
+        // first of equal ones).
+        let mut best: (Vec<usize>, BTreeSet<i64>) = (Vec::new(), BTreeSet::new());
+        for seed in 0..candidates.len() {
+            if best.0.len() == candidates.len() {
+                break;
+            }
+            let mut group = vec![seed];
+            let mut w = keys[seed].clone();
+            for (j, k) in keys.iter().enumerate() {
+                if j == seed {
+                    continue;
+                }
+                let common: BTreeSet<i64> = w.intersection(k).copied().collect();
+                if !common.is_empty() {
+                    w = common;
+                    group.push(j);
+                }
+            }
+            if group.len() > best.0.len() {
+                best = (group, w);
+            }
+        }
+        let (mut group, w) = best;
+        group.sort_unstable();
+        window = w;
+        for (j, ((s, _), b)) in candidates.iter().zip(all).enumerate() {
+            if group.binary_search(&j).is_ok() {
+                members.push((s, b));
                 continue;
             }
-            window = common;
-            members.push((s, b));
+            let first = s.points.first().map(|p| p.begin);
+            let last = s
+                .points
+                .last()
+                .map(|p| p.begin + chrono::Duration::seconds(p.len_s as i64));
+            not_consolidated.push(NotConsolidated {
+                name: s.name.clone(),
+                reason: Excluded::NoOverlap {
+                    begin: first.map(iso).unwrap_or_default(),
+                    end: last.map(iso).unwrap_or_default(),
+                },
+            });
         }
     }
     // Input order of the names left out.

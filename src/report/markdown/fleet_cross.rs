@@ -150,7 +150,7 @@ pub(crate) fn write_consolidation(
         (Some(sum_stat), Some(stat_sum), Some(l)) => {
             writeln!(
                 out,
-                "The {what}' series added per aligned {}-minute interval ({} intervals, {} → {}, each host's clock as printed): the {stat} of the sum is **{} IOPS**{}; the sum of each one's {stat} over the same intervals is {} IOPS{}. {}\n",
+                "The {what}' series added per aligned {}-minute interval ({} interval(s), {} → {}, each host's clock as printed): the {stat} of the sum is **{} IOPS**{}; the sum of each one's {stat} over the same intervals is {} IOPS{}. {}\n",
                 fmt_num(l, 0),
                 c.aligned_intervals,
                 when(&c.window_begin),
@@ -223,10 +223,16 @@ pub(crate) fn write_consolidation(
                     fmt_num(*interval_min, 0),
                     fmt_num(crate::consolidate::MAX_ALIGN_MIN, 0)
                 ),
-                Excluded::NoOverlap { begin, end } => format!(
-                    "its series ({} → {}) does not overlap the others' in time",
+                Excluded::NoOverlap { begin, end } if c.aligned_intervals > 0 => format!(
+                    "its series ({} → {}) does not overlap the aligned window in time",
                     when(&Some(begin.clone())),
                     when(&Some(end.clone()))
+                ),
+                Excluded::NoOverlap { begin, end } => format!(
+                    "its series ({} → {}) overlaps no other {} in time",
+                    when(&Some(begin.clone())),
+                    when(&Some(end.clone())),
+                    what.trim_end_matches('s')
                 ),
             };
             writeln!(out, "- {}: {why}", cell_text(&n.name))?;
