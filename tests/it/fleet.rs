@@ -254,3 +254,61 @@ fn awr_beside_an_os_log_of_another_year_is_named_not_compared() {
     );
     assert!(!md.contains("| AWR IOPS (read + write total)"), "{md}");
 }
+
+/// The done-when check of issue 17 on the corpus, with fixtures/capacity/corpus.csv: the fleet
+/// report opens with the cross-platform table, every cloud total is a real sum over the 15
+/// databases, the cheapest platform is named, and the consolidation says what it could add.
+#[test]
+fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
+    let dir = root().join("../shared/corpus");
+    if !dir.is_dir() {
+        crate::common::corpus_absent(&dir);
+        return;
+    }
+    let caps = root().join("fixtures/capacity/corpus.csv");
+    let (caps, dir) = (caps.to_str().unwrap(), dir.to_str().unwrap());
+    let (v, err, _) = json(&["--capacity-file", caps, dir]);
+    // Every row of the file matched a database or host.
+    assert_eq!(v["capacity_rows"], serde_json::json!([]), "{err}");
+    let x = &v["fleet"]["databases"]["cross_platform"];
+    let rows = x["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 15);
+    assert!(rows.iter().all(|r| r["capacity_gib"].is_number()));
+    // Sorted by sized IOPS: DBU first (2,748.02 × 1.3 = 3,572.43).
+    assert_eq!(rows[0]["subject"], "DBU (DB Id 3128649325)");
+    close(&rows[0]["sized_iops"], 3572.43);
+    // RECEIPT: 2 TiB grown 15 % a year for 3 years: 2,048 × 1.15³ = 3,114.752 GiB.
+    let receipt = rows
+        .iter()
+        .find(|r| r["subject"] == "RECEIPT (DB Id 1431238624)")
+        .unwrap();
+    assert!((f(&receipt["capacity_gib"]) - 3114.752).abs() < 1e-3);
+    // DBV: 800 GiB, 275 IOPS and 25.74 MB/s are inside gp3's 3,000 IOPS and 125 MiB/s
+    // baseline, so one volume at $0.08 per GiB-month: 800 × 0.08 = $64.00.
+    let dbv = rows
+        .iter()
+        .find(|r| r["subject"] == "DBV (DB Id 2903553770)")
+        .unwrap();
+    assert_eq!(dbv["cells"][1]["tier_id"], "aws.gp3");
+    close(&dbv["cells"][1]["monthly_cost_usd"], 64.0);
+    for (i, t) in x["totals"].as_array().unwrap().iter().enumerate().skip(1) {
+        assert_eq!(t["priced"], 15, "{t}");
+        let sum: f64 = rows
+            .iter()
+            .map(|r| f(&r["cells"][i]["monthly_cost_usd"]))
+            .sum();
+        assert!((f(&t["monthly_cost_usd"]) - sum).abs() < 0.005, "{t}");
+    }
+    assert!(x["cheapest"]["platform"].is_string());
+    // The corpus databases come from different days and years, or from windows of days: none
+    // can be added to another, and each is named with why.
+    let c = &v["fleet"]["databases"]["consolidation"];
+    assert!(c["iops_of_sum"].is_null());
+    assert_eq!(c["not_consolidated"].as_array().unwrap().len(), 14);
+    let o = sizer(&["analyze", "--capacity-file", caps, dir]);
+    let md = stdout(&o);
+    let first = md.find("\n## ").map(|i| &md[i + 1..]).unwrap_or("");
+    assert!(first.starts_with("## What to buy, per platform"), "{md}");
+    assert!(md.contains("Cheapest platform for the fleet: **"), "{md}");
+    assert!(md.contains("No two databases share an aligned interval"), "{md}");
+}
