@@ -159,7 +159,8 @@ pub struct Consolidation {
     pub saving_pct: Option<f64>,
     /// Begin of the aligned interval where the summed IOPS peaks.
     pub peak_begin: Option<String>,
-    /// Members whose times are UTC (aligned as printed: off by the zone offset).
+    /// Members whose times are UTC (aligned as printed: off by the zone offset); empty without
+    /// 2 members.
     pub utc_members: Vec<String>,
     /// Σ of the members' capacities, GiB, when every member has one.
     pub capacity_gib: Option<f64>,
@@ -539,7 +540,7 @@ pub fn consolidate(
         interval_min: l_min.map(|l| l as f64),
         utc_members: members
             .iter()
-            .filter(|(s, _)| s.utc)
+            .filter(|(s, _)| two && s.utc)
             .map(|(s, _)| s.name.clone())
             .collect(),
         members: member_rows,

@@ -106,8 +106,9 @@ pub struct DatabaseTotals {
     /// Σ sized IOPS (databases not sized count 0).
     #[serde(serialize_with = "round2")]
     pub sized_iops: f64,
-    /// Per platform: Σ monthly cost of the priced choices, USD; `None` for on-premises (no
-    /// prices) and when capacity was not given (minimum-size volumes: no budget).
+    /// Per platform: Σ monthly cost of the choices priced with a capacity, USD (the totals of
+    /// [`DatabaseFleet::cross_platform`]: a performance-only price never counts); `None` for
+    /// on-premises (no prices) and when no database has a capacity.
     #[serde(serialize_with = "round2_vec")]
     pub monthly_cost_usd: Vec<Option<f64>>,
 }
@@ -312,22 +313,6 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
             warnings: warning_ids(d.warnings.iter().map(|w| &w.id)),
         });
     }
-    let monthly_cost_usd = platforms
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            (p != "onprem" && capacity_given).then(|| {
-                rows.iter()
-                    .filter_map(|r| match &r.choices[i] {
-                        PlatformChoice::Tier {
-                            monthly_cost_usd, ..
-                        } => *monthly_cost_usd,
-                        _ => None,
-                    })
-                    .fold(0.0, |a, c| a + c)
-            })
-        })
-        .collect();
     let totals = DatabaseTotals {
         reports: run.analyses.len(),
         intervals: rows.iter().map(|r| r.intervals).sum(),
@@ -343,7 +328,7 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
             .iter()
             .map(|r| r.sized_iops.unwrap_or(0.0))
             .fold(0.0, |a, x| a + x),
-        monthly_cost_usd,
+        monthly_cost_usd: Vec::new(),
     };
     let consolidation = run.consolidation.databases.clone();
     let subjects: Vec<cross::Subject<'_>> = run
@@ -362,6 +347,12 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
             .as_ref()
             .and_then(|c| c.recommendation.as_ref()),
     );
+    let mut totals = totals;
+    totals.monthly_cost_usd = cross_platform
+        .totals
+        .iter()
+        .map(|t| t.monthly_cost_usd)
+        .collect();
     Some(DatabaseFleet {
         cross_platform,
         consolidation,

@@ -106,9 +106,9 @@ pub struct CrossPlatform {
     /// The cheapest platform for the fleet; `None` when no row has a capacity, or no platform
     /// prices every such row.
     pub cheapest: Option<Cheapest>,
-    /// `--consolidate`: the shared layout per platform, sized on the time-aligned sum
-    /// ([`crate::consolidate`]).
-    pub consolidated: Option<Vec<Cell>>,
+    /// `--consolidate`: the shared layout, sized on the time-aligned sum of the consolidation's
+    /// members ([`crate::consolidate`]), as a row (not in `rows` nor in `totals`).
+    pub consolidated: Option<Row>,
 }
 
 /// Rounded to 2 decimals (money to cents; figures without float noise).
@@ -145,6 +145,25 @@ pub fn cell(rec: Option<&Recommendation>, platform: &str) -> Cell {
     }
 }
 
+/// The row of one subject (or of the shared layout).
+fn row(
+    name: &str,
+    rec: Option<&Recommendation>,
+    capacity_source: Option<String>,
+    platforms: &[String],
+) -> Row {
+    Row {
+        subject: name.to_string(),
+        sized_iops: rec.map(|r| cents(r.sized_iops)),
+        sized_mb_s: rec.and_then(|r| r.sized_mb_s).map(cents),
+        capacity_gib: rec
+            .filter(|r| r.capacity_given)
+            .and_then(|r| r.capacity_gib),
+        capacity_source,
+        cells: platforms.iter().map(|p| cell(rec, p)).collect(),
+    }
+}
+
 /// One subject's input: name, recommendation, capacity source.
 pub struct Subject<'a> {
     /// Database key or host name.
@@ -163,19 +182,13 @@ pub fn table(
 ) -> CrossPlatform {
     let mut rows: Vec<Row> = subjects
         .iter()
-        .map(|s| Row {
-            subject: s.name.to_string(),
-            sized_iops: s.recommendation.map(|r| cents(r.sized_iops)),
-            sized_mb_s: s.recommendation.and_then(|r| r.sized_mb_s).map(cents),
-            capacity_gib: s
-                .recommendation
-                .filter(|r| r.capacity_given)
-                .and_then(|r| r.capacity_gib),
-            capacity_source: s.capacity.used.as_ref().map(|c| c.source.clone()),
-            cells: platforms
-                .iter()
-                .map(|p| cell(s.recommendation, p))
-                .collect(),
+        .map(|s| {
+            row(
+                s.name,
+                s.recommendation,
+                s.capacity.used.as_ref().map(|c| c.source.clone()),
+                platforms,
+            )
         })
         .collect();
     // Highest sized IOPS first; not sized last; ties keep the input order (stable sort).
@@ -226,6 +239,14 @@ pub fn table(
         rows,
         totals,
         cheapest,
-        consolidated: consolidated.map(|r| platforms.iter().map(|p| cell(Some(r), p)).collect()),
+        consolidated: consolidated.map(|r| {
+            row(
+                "shared layout (--consolidate)",
+                Some(r),
+                r.capacity_given
+                    .then(|| "the members' capacities added".to_string()),
+                platforms,
+            )
+        }),
     }
 }

@@ -75,9 +75,10 @@ fn overlapping_hourly_series_are_added_per_interval_and_the_p95_of_the_sum_is_si
     assert_eq!(n["reason"]["end"], "2023-05-06T11:00:12");
     // --consolidate: the shared layout is sized on 4,900 × 1.3 = 6,370 IOPS.
     close(&c["recommendation"]["sized_iops"], 6370.0);
-    let cells = v["fleet"]["databases"]["cross_platform"]["consolidated"]
-        .as_array()
-        .unwrap();
+    let shared = &v["fleet"]["databases"]["cross_platform"]["consolidated"];
+    close(&shared["sized_iops"], 6370.0);
+    assert!(shared["capacity_gib"].is_null());
+    let cells = shared["cells"].as_array().unwrap();
     assert_eq!(cells.len(), 4);
     // No capacity: performance-only, so no cloud price is shown.
     assert!(cells[1..]
@@ -310,5 +311,37 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     let first = md.find("\n## ").map(|i| &md[i + 1..]).unwrap_or("");
     assert!(first.starts_with("## What to buy, per platform"), "{md}");
     assert!(md.contains("Cheapest platform for the fleet: **"), "{md}");
-    assert!(md.contains("No two databases share an aligned interval"), "{md}");
+    assert!(
+        md.contains("No two databases share an aligned interval"),
+        "{md}"
+    );
+}
+
+/// With a capacity for every member, the shared layout is sized for their sum (1 TiB + 500 GiB
+/// = 1,024 + 500 = 1,524 GiB) and priced; SIZFLTC, not a member, adds nothing to it.
+#[test]
+fn the_shared_layout_is_sized_for_the_members_capacities_added() {
+    let d = temp("shared");
+    let caps = d.join("caps.csv");
+    std::fs::write(
+        &caps,
+        "key,size\n1000000001,1TiB\n1000000002,500GiB\n1000000003,10TiB\n",
+    )
+    .unwrap();
+    let (v, err, code) = json(&[
+        "--consolidate",
+        "--capacity-file",
+        caps.to_str().unwrap(),
+        "fixtures/fleet/",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let c = &v["fleet"]["databases"]["consolidation"];
+    close(&c["capacity_gib"], 1524.0);
+    close(&c["recommendation"]["capacity_gib"], 1524.0);
+    let shared = &v["fleet"]["databases"]["cross_platform"]["consolidated"];
+    close(&shared["capacity_gib"], 1524.0);
+    for cell in shared["cells"].as_array().unwrap()[1..].iter() {
+        assert_eq!(cell["kind"], "priced", "{cell}");
+        assert!(f(&cell["monthly_cost_usd"]) > 0.0, "{cell}");
+    }
 }

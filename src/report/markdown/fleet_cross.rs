@@ -102,14 +102,17 @@ pub(crate) fn write_cross(out: &mut dyn Write, what: &str, x: &CrossPlatform) ->
         }
     }));
     t.add_row(total);
-    if let Some(cells) = &x.consolidated {
+    if let Some(r) = &x.consolidated {
         let mut row = vec![
-            "Shared layout (--consolidate, time-aligned sum)".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
+            "Shared layout of the consolidation's members (--consolidate)".to_string(),
+            opt_num(r.sized_iops, 0),
+            opt_num(r.sized_mb_s, 2),
+            match r.capacity_gib {
+                Some(c) => fmt_num(c, 0),
+                None => "not given".into(),
+            },
         ];
-        row.extend(cells.iter().map(cell_words));
+        row.extend(r.cells.iter().map(cell_words));
         t.add_row(row);
     }
     right(&mut t, &[1, 2, 3]);
