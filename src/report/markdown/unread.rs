@@ -15,16 +15,23 @@ pub(crate) fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
             "Warnings: read, but no sizing figure (in a directory batch the exit status stays 0 unless `--strict`; a file named on the command line makes it 1).\n"
         )?;
         for n in &not_sized {
+            // A subject named after its one file (a vSAN export without an origin) is not
+            // named twice.
+            let files = match n.files.as_slice() {
+                [f] if n.subject.contains(f.as_str()) => String::new(),
+                fs => format!(
+                    " ({})",
+                    fs.iter()
+                        .map(|f| format!("`{}`", esc(f)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
             writeln!(
                 out,
-                "- {} {} ({}): {}",
+                "- {} {}{files}: {}",
                 n.kind,
                 esc(&n.subject),
-                n.files
-                    .iter()
-                    .map(|f| format!("`{}`", esc(f)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
                 esc(&n.reason)
             )?;
         }
