@@ -22,7 +22,7 @@
 //!   intervals that land in the same bucket are averaged, weighted by their length (IOPS and
 //!   MB/s are rates). A bucket is named by its start.
 //! - Members: candidates are ordered by their own sizing figure, largest first. Seeded by each
-//!   in turn, the others join in that order while they share a bucket with the window so far
+//!   in turn (except those already in the best group found), the others join in that order while they share a bucket with the window so far
 //!   (the window narrows to the buckets every member has); the largest such group wins (the
 //!   first of equal ones). A subject outside it is not added ([`Excluded::NoOverlap`]): its load
 //!   cannot be added honestly to theirs.
@@ -373,25 +373,25 @@ pub fn consolidate(
             .map(|(s, _)| buckets(&s.points, l))
             .collect();
         let keys: Vec<BTreeSet<i64>> = all.iter().map(|b| b.keys().copied().collect()).collect();
-        // The group: seeded by each candidate in turn (largest first), the others joining in
-        // order while they share a bucket with the window so far; the largest group wins (the
-        // first of equal ones).
+        // The group: seeded by each candidate in turn (largest first; one already in the best
+        // group so far is not tried again), the others joining in order while they share a
+        // bucket with the window so far; the largest group wins (the first of equal ones).
         let mut best: (Vec<usize>, BTreeSet<i64>) = (Vec::new(), BTreeSet::new());
         for seed in 0..candidates.len() {
             if best.0.len() == candidates.len() {
                 break;
             }
+            if best.0.contains(&seed) {
+                continue;
+            }
             let mut group = vec![seed];
             let mut w = keys[seed].clone();
             for (j, k) in keys.iter().enumerate() {
-                if j == seed {
+                if j == seed || w.intersection(k).next().is_none() {
                     continue;
                 }
-                let common: BTreeSet<i64> = w.intersection(k).copied().collect();
-                if !common.is_empty() {
-                    w = common;
-                    group.push(j);
-                }
+                w = w.intersection(k).copied().collect();
+                group.push(j);
             }
             if group.len() > best.0.len() {
                 best = (group, w);
@@ -672,6 +672,23 @@ mod tests {
         );
         assert_eq!(c.capacity_gib, Some(200.0));
         assert!(c.recommendation.is_none());
+    }
+
+    /// Two groups on different days: the larger is summed, even when the largest subject is
+    /// in the smaller one.
+    #[test]
+    fn the_larger_overlapping_group_is_summed() {
+        let rules = RuleSet::builtin().unwrap();
+        let big = subject("BIG", &[("2024-01-01T10:00:00", 60.0, 9000.0)]);
+        let a = subject("A", &[("2024-05-06T10:00:00", 60.0, 100.0)]);
+        let b = subject("B", &[("2024-05-06T10:00:30", 60.0, 200.0)]);
+        let c = consolidate(&[big, a, b], &rules, &Settings::default(), false).unwrap();
+        let names: Vec<&str> = c.members.iter().map(|m| m.name.as_str()).collect();
+        // B first: its own figure (200) is larger than A's.
+        assert_eq!(names, ["B", "A"]);
+        // One bucket: the p95 of [300] is 300.
+        assert_eq!(c.iops_of_sum, Some(300.0));
+        assert_eq!(c.not_consolidated[0].name, "BIG");
     }
 
     #[test]
