@@ -5,9 +5,17 @@
 //! Markdown renderer prints these values as the fleet tables; the JSON carries them as `fleet`.
 //! A pure function of the run: no polars, no text.
 //!
+//! [`cross::table`] builds the cross-platform table that opens the report (what to buy per
+//! platform, the totals, the cheapest platform); the time-aligned sum of the series
+//! ([`crate::consolidate`], computed by the pipeline) is carried beside it.
+//!
 //! Units: IOPS = requests/s, MB/s = 10^6 B/s, money USD per month.
 
+pub mod cross;
+
 use serde::Serialize;
+
+use crate::consolidate::Consolidation;
 
 use crate::pipeline::Run;
 use crate::rules::Recommendation;
@@ -98,8 +106,9 @@ pub struct DatabaseTotals {
     /// Σ sized IOPS (databases not sized count 0).
     #[serde(serialize_with = "round2")]
     pub sized_iops: f64,
-    /// Per platform: Σ monthly cost of the priced choices, USD; `None` for on-premises (no
-    /// prices) and when capacity was not given (minimum-size volumes: no budget).
+    /// Per platform: Σ monthly cost of the choices priced with a capacity, USD (the totals of
+    /// [`DatabaseFleet::cross_platform`]: a performance-only price never counts); `None` for
+    /// on-premises (no prices) and when no database has a capacity.
     #[serde(serialize_with = "round2_vec")]
     pub monthly_cost_usd: Vec<Option<f64>>,
 }
@@ -129,6 +138,10 @@ pub struct DatabaseFleet {
     pub totals: DatabaseTotals,
     /// Warning ids of all databases, each once, in order of appearance.
     pub warnings: Vec<String>,
+    /// The cross-platform table (opens the report).
+    pub cross_platform: cross::CrossPlatform,
+    /// The databases' series added per aligned interval (`None` with fewer than two).
+    pub consolidation: Option<Consolidation>,
 }
 
 /// One host of the hosts summary.
@@ -166,6 +179,10 @@ pub struct HostFleet {
     pub platforms: Vec<String>,
     /// One row per host.
     pub rows: Vec<HostRow>,
+    /// The cross-platform table (opens the hosts summary).
+    pub cross_platform: cross::CrossPlatform,
+    /// The hosts' series added per aligned interval (`None` with fewer than two).
+    pub consolidation: Option<Consolidation>,
 }
 
 /// Platform ids of a summary, in the order the recommendations list them.
@@ -209,6 +226,62 @@ fn warning_ids<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
     out
 }
 
+/// A subject (database, host or cluster) with no recommendation.
+#[derive(Debug, Clone, Serialize)]
+pub struct NotSized {
+    /// `database`, `host` or `virtual`.
+    pub kind: &'static str,
+    /// Its name (the section title).
+    pub subject: String,
+    /// Its files.
+    pub files: Vec<String>,
+    /// Why: the message of its `cannot_size` (or `figure_not_finite`) warning.
+    pub reason: String,
+}
+
+/// The subjects of `run` that have no recommendation, databases first, then hosts and clusters.
+/// In a directory batch they are warnings (exit 0 unless `--strict`); a subject whose file was
+/// named on the command line is a failure (the binary decides).
+pub fn not_sized(run: &Run) -> Vec<NotSized> {
+    let reason = |w: &[crate::warning::Warning]| {
+        w.iter()
+            .find(|w| w.id == "cannot_size" || w.id == "figure_not_finite")
+            .map(|w| w.message.clone())
+            .unwrap_or_else(|| "no sizing figure".into())
+    };
+    let dbs = run
+        .databases
+        .iter()
+        .filter(|d| d.recommendation.is_none())
+        .map(|d| NotSized {
+            kind: "database",
+            subject: d.key.clone(),
+            files: d.sources.clone(),
+            reason: reason(&d.warnings),
+        });
+    let hosts = run
+        .hosts
+        .iter()
+        .filter(|h| h.recommendation.is_none())
+        .map(|h| NotSized {
+            kind: "host",
+            subject: h.host.clone(),
+            files: h.sources.iter().map(|s| s.file.clone()).collect(),
+            reason: reason(&h.warnings),
+        });
+    let virt = run
+        .virtual_
+        .iter()
+        .filter(|v| v.recommendation.is_none())
+        .map(|v| NotSized {
+            kind: "virtual",
+            subject: v.name.clone(),
+            files: v.sources.iter().map(|(f, _)| f.clone()).collect(),
+            reason: reason(&v.warnings),
+        });
+    dbs.chain(hosts).chain(virt).collect()
+}
+
 /// The database fleet summary of `run` (`None` when it has no database).
 pub fn databases(run: &Run) -> Option<DatabaseFleet> {
     let first = run.databases.first()?;
@@ -240,22 +313,6 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
             warnings: warning_ids(d.warnings.iter().map(|w| &w.id)),
         });
     }
-    let monthly_cost_usd = platforms
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            (p != "onprem" && capacity_given).then(|| {
-                rows.iter()
-                    .filter_map(|r| match &r.choices[i] {
-                        PlatformChoice::Tier {
-                            monthly_cost_usd, ..
-                        } => *monthly_cost_usd,
-                        _ => None,
-                    })
-                    .fold(0.0, |a, c| a + c)
-            })
-        })
-        .collect();
     let totals = DatabaseTotals {
         reports: run.analyses.len(),
         intervals: rows.iter().map(|r| r.intervals).sum(),
@@ -271,9 +328,34 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
             .iter()
             .map(|r| r.sized_iops.unwrap_or(0.0))
             .fold(0.0, |a, x| a + x),
-        monthly_cost_usd,
+        monthly_cost_usd: Vec::new(),
     };
+    let consolidation = run.consolidation.databases.clone();
+    let subjects: Vec<cross::Subject<'_>> = run
+        .databases
+        .iter()
+        .map(|d| cross::Subject {
+            name: &d.key,
+            recommendation: d.recommendation.as_ref(),
+            capacity: &d.capacity,
+        })
+        .collect();
+    let cross_platform = cross::table(
+        &platforms,
+        &subjects,
+        consolidation
+            .as_ref()
+            .and_then(|c| c.recommendation.as_ref()),
+    );
+    let mut totals = totals;
+    totals.monthly_cost_usd = cross_platform
+        .totals
+        .iter()
+        .map(|t| t.monthly_cost_usd)
+        .collect();
     Some(DatabaseFleet {
+        cross_platform,
+        consolidation,
         size_on: first.size_on,
         databases: run.databases.len(),
         reports: run.analyses.len(),
@@ -314,10 +396,29 @@ pub fn hosts(run: &Run) -> Option<HostFleet> {
             }
         })
         .collect();
+    let consolidation = run.consolidation.hosts.clone();
+    let subjects: Vec<cross::Subject<'_>> = run
+        .hosts
+        .iter()
+        .map(|h| cross::Subject {
+            name: &h.host,
+            recommendation: h.recommendation.as_ref(),
+            capacity: &h.capacity,
+        })
+        .collect();
+    let cross_platform = cross::table(
+        &platforms,
+        &subjects,
+        consolidation
+            .as_ref()
+            .and_then(|c| c.recommendation.as_ref()),
+    );
     Some(HostFleet {
         size_on: first.size_on,
         platforms,
         rows,
+        cross_platform,
+        consolidation,
     })
 }
 

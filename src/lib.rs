@@ -15,6 +15,7 @@
 
 pub mod capacity;
 pub mod charts;
+pub mod consolidate;
 pub mod cpu;
 pub mod error;
 pub mod export;

@@ -1,8 +1,9 @@
 //! `sizer`: what storage does this workload need?
 //!
-//! Exit status: 0 every named input analysed (files skipped inside directories are listed, and
-//! make the exit 1 only with `--strict`); 1 some named input could not be analysed (the others are
-//! still reported) or an output could not be written; 2 usage or rules-configuration error;
+//! Exit status: 0 every named input analysed (files skipped inside directories, and databases or
+//! hosts of a directory batch that cannot be sized, such as an idle PDB report, are listed as
+//! warnings, and make the exit 1 only with `--strict`); 1 some named input could not be analysed
+//! or sized (the others are still reported) or an output could not be written; 2 usage or rules-configuration error;
 //! 128 + N ended by signal N (`SIGINT` 130, `SIGTERM` 143, `SIGHUP` 129), the temporary output
 //! files removed.
 
@@ -97,7 +98,8 @@ struct AnalyzeArgs {
     #[arg(long, value_enum, default_value_t = SizeOnArg::P95)]
     size_on: SizeOnArg,
 
-    /// Exit non-zero when any file could not be read, including files skipped in directories.
+    /// Exit non-zero when any file could not be read, including files skipped in directories,
+    /// or any database or host of a directory batch could not be sized.
     #[arg(long)]
     strict: bool,
 
@@ -165,6 +167,13 @@ struct AnalyzeArgs {
     /// row is refused with its line, the rest is used.
     #[arg(long, value_name = "FILE")]
     capacity_file: Option<PathBuf>,
+
+    /// Also size the fleet as one shared layout: the databases' (and hosts') interval series
+    /// added per aligned wall-clock interval, sized on their --size-on statistic, as one
+    /// on-premises array and one layout per cloud (docs/consolidation.md). Without it the fleet
+    /// summary still shows the aligned sum and its saving over the sum of the rows.
+    #[arg(long)]
+    consolidate: bool,
 
     /// Grow every --capacity-file size to this horizon (`3y`, `18m`, `730d`) at its row's
     /// growth_pct_per_year (compound); a row's own `horizon` wins.
@@ -379,38 +388,6 @@ fn names(paths: &[PathBuf]) -> String {
         .join(", ")
 }
 
-/// The subjects that have no recommendation: (name, files, reason).
-fn not_sized(run: &pipeline::Run) -> Vec<(String, Vec<String>, String)> {
-    let reason = |w: &[sizer::warning::Warning]| {
-        w.iter()
-            .find(|w| w.id == "cannot_size")
-            .map(|w| w.message.clone())
-            .unwrap_or_else(|| "no sizing figure".into())
-    };
-    let dbs = run
-        .databases
-        .iter()
-        .filter(|d| d.recommendation.is_none())
-        .map(|d| (d.key.clone(), d.sources.clone(), reason(&d.warnings)));
-    let hosts = run
-        .hosts
-        .iter()
-        .filter(|h| h.recommendation.is_none())
-        .map(|h| {
-            let files = h.sources.iter().map(|s| s.file.clone()).collect();
-            (h.host.clone(), files, reason(&h.warnings))
-        });
-    let virt = run
-        .virtual_
-        .iter()
-        .filter(|v| v.recommendation.is_none())
-        .map(|v| {
-            let files = v.sources.iter().map(|(f, _)| f.clone()).collect();
-            (v.name.clone(), files, reason(&v.warnings))
-        });
-    dbs.chain(hosts).chain(virt).collect()
-}
-
 /// A name or message as printed on the terminal: control characters escaped
 /// ([`report::escape_controls`]), so a file or host name cannot move the cursor or rewrite what
 /// was printed.
@@ -592,6 +569,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             host: a.host.clone().filter(|h| !h.trim().is_empty()),
         },
         hana_checks: a.hana_checks,
+        consolidate: a.consolidate,
         limits: sizer_parsers::input::Limits {
             max_file_size: a
                 .max_file_size
@@ -628,6 +606,13 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
     // A share of the inputs (`--shard`, `--files-from`) may hold none, or no report: it still
     // writes its report and export, so the merge counts what it skipped.
     let share = a.shard.is_some() || a.files_from.is_some();
+    // Files named on the command line (not found in a directory): a subject of theirs that
+    // cannot be sized is a failure; one found in a directory batch is a warning.
+    let explicit: std::collections::HashSet<String> = inputs
+        .iter()
+        .filter(|i| i.explicit)
+        .map(|i| i.path.display().to_string())
+        .collect();
     if inputs.is_empty() && failures.is_empty() && !a.from_export && !share {
         eprintln!("sizer: no files found in {}", term(&names(&a.files)));
         return Exit::Failure;
@@ -849,26 +834,31 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
         }
     }
     // Each subject that could not be sized: its name, its files and the reason (the subject's
-    // `cannot_size` warning), one line each.
-    let not_sized = not_sized(&run);
-    for (name, files, reason) in &not_sized {
+    // `cannot_size` warning), one line each. In a directory batch (none of its files named on
+    // the command line) it is a warning, as a skipped file is: exit 0 unless `--strict`.
+    let not_sized = sizer::fleet::not_sized(&run);
+    let mut named_not_sized = false;
+    for n in &not_sized {
         // A subject named after its one file (a vSAN export without an origin) is not named
         // twice.
-        let files = match files.as_slice() {
-            [f] if name.contains(f.as_str()) => String::new(),
-            _ => format!(" ({})", files.join(", ")),
+        let files = match n.files.as_slice() {
+            [f] if n.subject.contains(f.as_str()) => String::new(),
+            _ => format!(" ({})", n.files.join(", ")),
         };
+        let named = n.files.iter().any(|f| explicit.contains(f));
+        named_not_sized |= named;
         eprintln!(
-            "sizer: could not size {}{}: {}",
-            term(name),
+            "sizer: {}could not size {}{}: {}",
+            if named { "" } else { "warning: " },
+            term(&n.subject),
             term(&files),
-            term(reason)
+            term(&n.reason)
         );
     }
-    if !not_sized.is_empty() {
+    if named_not_sized {
         return Exit::Failure;
     }
-    let strict_failure = a.strict && !run.skipped.is_empty();
+    let strict_failure = a.strict && (!run.skipped.is_empty() || !not_sized.is_empty());
     // A refused or unmatched --capacity-file row is a failure of that row (the run went on).
     if run.failures.is_empty() && run.capacity_rows.is_empty() && !strict_failure {
         Exit::Success

@@ -20,7 +20,9 @@
 //! 4. The subjects: databases ([`crate::subject::database`]), hosts ([`crate::subject::host`],
 //!    with the AWR figures of the same host beside them, [`crate::subject::side_by_side`]) and
 //!    clusters ([`crate::subject::cluster`]). Each is sized through [`crate::sizing`].
-//! 5. The [`Run`] holds every result and the series frames (for `--export`).
+//! 5. The databases' (and the hosts') series are added per aligned interval
+//!    ([`crate::consolidate`]): the shared demand, sized as one layout with `--consolidate`.
+//! 6. The [`Run`] holds every result and the series frames (for `--export`).
 //!
 //! Nothing below this module imports it.
 
@@ -109,6 +111,9 @@ pub struct Run {
     /// precision, parser warnings), in the order of [`Run::analyses`]: the export's reports table
     /// carries it so that `--from-export` can rebuild the run.
     pub(crate) infos: Vec<(String, ReportInfo)>,
+    /// The databases' and the hosts' series added per aligned interval
+    /// ([`crate::consolidate`]); sized as one shared layout with `--consolidate`.
+    pub consolidation: crate::consolidate::Consolidations,
 }
 
 /// Where the full rows of each report go as the report is finished (`--export`): one report's
@@ -475,6 +480,7 @@ pub(crate) fn assemble(
     side_by_side::side_by_side(&mut hosts, &analyses, &databases);
     let host_series = host::series_frame(&hosts)?;
     let virtual_ = cluster::analyse(virt_sources, rules, settings);
+    let consolidation = crate::consolidate::of_run(&databases, &hosts, rules, settings);
     // The capacity file's refused rows, and its rows that no database or host matched.
     let capacity_rows = match &settings.capacity_file {
         Some(f) => {
@@ -494,6 +500,7 @@ pub(crate) fn assemble(
     Ok(Run {
         infos,
         capacity_rows,
+        consolidation,
         analyses,
         databases,
         failures,

@@ -67,6 +67,9 @@ pub struct Settings {
     pub devices: DeviceSettings,
     /// Run the optional SAP HANA-style checks on vSAN/ESXi exports (`rules/vsan.toml` `[hana]`).
     pub hana_checks: bool,
+    /// `--consolidate`: size the fleet's time-aligned sum as one shared array (on-premises) and
+    /// one shared layout per cloud (docs/consolidation.md).
+    pub consolidate: bool,
     /// Caps on each input's file size and decompressed size (`--max-file-size`,
     /// `--max-decompressed-size`).
     pub limits: sizer_parsers::input::Limits,

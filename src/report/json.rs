@@ -24,6 +24,8 @@ struct JsonDoc<'a> {
     duplicates: &'a [crate::pipeline::Duplicate],
     /// `--capacity-file` rows refused or matched by nothing (empty without the file).
     capacity_rows: &'a [crate::capacity::RefusedRow],
+    /// Databases, hosts and clusters with no recommendation (warnings in a directory batch).
+    not_sized: Vec<crate::fleet::NotSized>,
     fleet: Fleet,
 }
 
@@ -50,6 +52,7 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         skipped: &run.skipped,
         duplicates: &run.duplicates,
         capacity_rows: &run.capacity_rows,
+        not_sized: crate::fleet::not_sized(run),
         fleet: Fleet {
             databases: crate::fleet::databases(run),
             hosts: crate::fleet::hosts(run),

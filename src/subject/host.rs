@@ -126,6 +126,28 @@ pub struct AwrSideBySide {
     pub awr_s: f64,
 }
 
+/// An AWR report of this host that is not set beside the OS figures: its interval and the OS
+/// logs' window do not overlap (a log of another day or year), or either has no times.
+#[derive(Debug, Clone, Serialize)]
+pub struct AwrNotAligned {
+    /// Database key (`DB_NAME (DB Id N)`).
+    pub database: String,
+    /// Instance on this host.
+    pub instance: String,
+    /// AWR interval begin (the database host's local time, ISO 8601), when printed.
+    pub begin: Option<String>,
+    /// AWR interval end.
+    pub end: Option<String>,
+    /// First OS interval of the host (its local time unless `os_times_utc`).
+    pub os_begin: Option<String>,
+    /// Last OS interval of the host.
+    pub os_end: Option<String>,
+    /// Some OS log of the host prints UTC (sadf), so the two clocks may differ by the zone.
+    pub os_times_utc: bool,
+    /// The AWR interval or the OS series has no times at all (nothing to align).
+    pub no_times: bool,
+}
+
 /// One interval of a host series: end time, length in seconds (known or the median), and the
 /// host figures in [`FIGURES`] order (null = unknown).
 pub type SeriesRow = (Option<NaiveDateTime>, f64, HostFigures);
@@ -169,6 +191,9 @@ pub struct HostAnalysis {
     pub capacity: crate::capacity::CapacityInfo,
     /// AWR figures of databases on this host over the same windows.
     pub awr: Vec<AwrSideBySide>,
+    /// AWR reports of this host whose interval the OS logs do not cover at all (different days
+    /// or years): named, never set side by side.
+    pub awr_not_aligned: Vec<AwrNotAligned>,
     /// Caveats.
     pub warnings: Vec<Warning>,
     /// The host series, one [`SeriesRow`] per interval.
@@ -871,6 +896,7 @@ pub(crate) fn host(
         recommendation: sized.recommendation,
         capacity,
         awr: Vec::new(),
+        awr_not_aligned: Vec::new(),
         warnings,
         series: out_series,
     }

@@ -1,19 +1,26 @@
 //! AWR and OS figures of the same host and window, side by side: each AWR instance report (and
 //! each instance of a RAC global report) whose `Host Name` is a host of the OS logs gets the host's
 //! time-weighted totals over the OS intervals inside its interval.
+//!
+//! Alignment: both clocks are the host's own local wall clock (AWR prints the database host's
+//! local time, the OS logs the host's local time unless `sadf` wrote UTC), so the times are
+//! compared as printed, with no zone conversion. An OS interval counts when its end lies inside
+//! the AWR interval (begin, end]. An AWR report of this host whose interval no OS interval falls
+//! in (a log of another day or year), or that has no times, is not set side by side: it is listed
+//! in [`HostAnalysis::awr_not_aligned`] with both windows, so the answer says so.
 
 use chrono::NaiveDateTime;
 use sizer_parsers::awr::ReportKind;
 
 use crate::figures::{TOTAL_IOPS, TOTAL_MB};
-use crate::subject::host::{AwrSideBySide, HostAnalysis, SeriesRow};
+use crate::subject::host::{AwrNotAligned, AwrSideBySide, HostAnalysis, SeriesRow};
 
 /// Short host name: up to the first dot, lower case.
 pub(crate) fn short(h: &str) -> String {
     h.split('.').next().unwrap_or(h).trim().to_ascii_lowercase()
 }
 
-/// Fills [`HostAnalysis::awr`]: each AWR instance report (and each instance of a RAC global
+/// Fills [`HostAnalysis::awr`] (and [`HostAnalysis::awr_not_aligned`]): each AWR instance report (and each instance of a RAC global
 /// report, from its `IOStat by File Type` share) whose `Host Name` is this host, and whose
 /// interval overlaps the host's series, gets the instance's own figures beside the host's
 /// time-weighted totals over the OS intervals that end inside it.
@@ -96,7 +103,18 @@ pub fn side_by_side(
             if short(host) != hs {
                 continue;
             }
+            let not_aligned = |no_times: bool| AwrNotAligned {
+                database: db.clone(),
+                instance: inst.clone(),
+                begin: begin.clone(),
+                end: end.clone(),
+                os_begin: h.begin.clone(),
+                os_end: h.end.clone(),
+                os_times_utc: h.sources.iter().any(|s| s.utc),
+                no_times,
+            };
             let (Some(b), Some(e)) = (parse(begin), parse(end)) else {
+                h.awr_not_aligned.push(not_aligned(true));
                 continue;
             };
             let inside: Vec<&SeriesRow> = h
@@ -105,6 +123,8 @@ pub fn side_by_side(
                 .filter(|(t, _, _)| t.is_some_and(|t| t > b && t <= e))
                 .collect();
             if inside.is_empty() {
+                h.awr_not_aligned
+                    .push(not_aligned(!h.series.iter().any(|x| x.0.is_some())));
                 continue;
             }
             let wavg = |i: usize| {

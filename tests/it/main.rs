@@ -11,6 +11,7 @@ mod cpu;
 mod duckdb_env;
 mod exadata;
 mod field_logs;
+mod fleet;
 mod golden;
 mod hosts;
 mod html_report;

@@ -1,11 +1,12 @@
 //! The fleet summaries: one row per database (`# Storage sizing: fleet summary`) and one row per
-//! host (`# OS disk logs: hosts summary`), with each platform's choice and the totals.
+//! host (`# OS disk logs: hosts summary`). Each opens with the cross-platform table and the
+//! consolidation on time-aligned intervals (`fleet_cross`), then the sizing figures per row.
 
 use std::io::{self, Write};
 
-use crate::fleet::{DatabaseFleet, HostFleet, PlatformChoice};
+use super::fleet_cross::{stat_name, write_consolidation, write_cross};
+use crate::fleet::{DatabaseFleet, HostFleet};
 use crate::report::fmt::{cell_text, fmt_num, opt_num, right, table, when};
-use crate::settings::SizeOn;
 
 /// Short meanings of warning ids, for the fleet table's legend.
 pub(crate) fn warning_legend(id: &str) -> &'static str {
@@ -25,43 +26,6 @@ pub(crate) fn warning_legend(id: &str) -> &'static str {
         "slow-single-block-reads" | "slow-log-writes" => "slow storage today: measured IOPS may understate demand",
         "parser" => "cells that could not be read",
         _ => "see the database's section",
-    }
-}
-
-/// Header of a platform's column in a summary table.
-fn platform_header(id: &str) -> String {
-    match id {
-        "onprem" => "On-premises".to_string(),
-        "aws" => "AWS (USD/month)".to_string(),
-        "azure" => "Azure (USD/month)".to_string(),
-        "gcp" => "Google Cloud (USD/month)".to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// A summary table's cell for one platform: `count × tier` (with the cost when priced) or why
-/// none.
-fn choice_cell(c: &PlatformChoice) -> String {
-    match c {
-        PlatformChoice::NotSized => "–".into(),
-        PlatformChoice::NoneFeasible => "none feasible".into(),
-        PlatformChoice::Tier {
-            tier_id,
-            count,
-            monthly_cost_usd,
-        } => match monthly_cost_usd {
-            Some(c) => format!("{count} × {tier_id}: {}", fmt_num(*c, 2)),
-            None => format!("{count} × {tier_id}"),
-        },
-    }
-}
-
-/// Name of the sizing statistic in a summary (`time-weighted average`, `p95`).
-fn stat_name(size_on: SizeOn) -> String {
-    if size_on == SizeOn::Avg {
-        "time-weighted average".to_string()
-    } else {
-        size_on.name().to_string()
     }
 }
 
@@ -93,14 +57,12 @@ pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<
             n => format!(" {n} duplicate report(s) counted once."),
         },
     )?;
-    if !f.capacity_given {
-        writeln!(
-            out,
-            "Capacity was not given (`--capacity`; AWR and Statspack reports carry no datafile size): drives and volumes are the minimum for the sized IOPS and MB/s, so each cloud price is that of a performance-only layout (no total is added up); give the data size for real costs.\n"
-        )?;
+    write_cross(out, "Database", &f.cross_platform)?;
+    if let Some(c) = &f.consolidation {
+        write_consolidation(out, "databases", c)?;
     }
+    writeln!(out, "## Sizing figures per database\n")?;
     let header_stat = format!("Required IOPS ({stat_name})");
-    let platform_headers: Vec<String> = f.platforms.iter().map(|p| platform_header(p)).collect();
     let mut headers: Vec<&str> = vec![
         "Database",
         "Reports",
@@ -110,7 +72,6 @@ pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<
         "Sized IOPS (+headroom)",
         "DB buffer cache hit %",
     ];
-    headers.extend(platform_headers.iter().map(String::as_str));
     headers.push("Warnings");
     let mut t = table(&headers);
     for r in &f.rows {
@@ -127,7 +88,6 @@ pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<
             opt_num(r.sized_iops, 0),
             value_text(r.cache_hit_pct, r.cache_hit_decimals),
         ];
-        row.extend(r.choices.iter().map(choice_cell));
         row.push(r.warnings.join(", "));
         t.add_row(row);
     }
@@ -140,25 +100,13 @@ pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<
         fmt_num(f.totals.sized_iops, 0),
         String::new(),
     ];
-    // Without a capacity every volume is a minimum-size one: a fleet total of those prices
-    // would read as a budget, so none is printed.
-    total.extend(
-        f.platforms
-            .iter()
-            .zip(&f.totals.monthly_cost_usd)
-            .map(|(id, c)| match c {
-                _ if id == "onprem" => String::new(),
-                Some(c) => fmt_num(*c, 2),
-                None => "no total: capacity not given".to_string(),
-            }),
-    );
     total.push(String::new());
     t.add_row(total);
     right(&mut t, &[1, 2, 3, 4, 5, 6]);
     writeln!(out, "{t}\n")?;
     writeln!(
         out,
-        "Each database's figures are the {stat_name} of its own intervals; the total adds them as if their peaks coincided (an upper bound for a shared array). Cache hit % is that of the interval whose IOPS is closest to the sizing figure.\n"
+        "Each database's figures are the {stat_name} of its own intervals; the total adds them as if their peaks coincided (an upper bound for a shared array: the consolidation above adds the series interval by interval). Cache hit % is that of the interval whose IOPS is closest to the sizing figure.\n"
     )?;
     if !f.warnings.is_empty() {
         writeln!(out, "Warnings:\n")?;
@@ -172,8 +120,12 @@ pub(crate) fn write_fleet(out: &mut dyn Write, f: &DatabaseFleet) -> io::Result<
 
 pub(crate) fn write_host_fleet(out: &mut dyn Write, f: &HostFleet) -> io::Result<()> {
     writeln!(out, "# OS disk logs: hosts summary\n")?;
+    write_cross(out, "Host", &f.cross_platform)?;
+    if let Some(c) = &f.consolidation {
+        write_consolidation(out, "hosts", c)?;
+    }
+    writeln!(out, "## Sizing figures per host\n")?;
     let header_stat = format!("Host IOPS ({})", stat_name(f.size_on));
-    let platform_headers: Vec<String> = f.platforms.iter().map(|p| platform_header(p)).collect();
     let mut headers: Vec<&str> = vec![
         "Host",
         "Logs",
@@ -183,7 +135,6 @@ pub(crate) fn write_host_fleet(out: &mut dyn Write, f: &HostFleet) -> io::Result
         "MB/s",
         "Sized IOPS (+headroom)",
     ];
-    headers.extend(platform_headers.iter().map(String::as_str));
     headers.push("Warnings");
     let mut t = table(&headers);
     for h in &f.rows {
@@ -199,7 +150,6 @@ pub(crate) fn write_host_fleet(out: &mut dyn Write, f: &HostFleet) -> io::Result
             opt_num(h.total_mb_s, 2),
             opt_num(h.sized_iops, 0),
         ];
-        row.extend(h.choices.iter().map(choice_cell));
         row.push(h.warnings.join(", "));
         t.add_row(row);
     }

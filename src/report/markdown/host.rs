@@ -246,6 +246,38 @@ pub(crate) fn write_host(
             "The OS sees every process on the host (and, for SAN LUNs shared with other hosts, not the whole array); AWR sees one database. OS figures are time-weighted over the OS intervals that end inside the AWR interval.\n"
         )?;
     }
+    if !h.awr_not_aligned.is_empty() {
+        if h.awr.is_empty() {
+            writeln!(out, "## AWR and OS side by side\n")?;
+        }
+        for a in &h.awr_not_aligned {
+            let os = match (&a.os_begin, &a.os_end) {
+                (Some(_), Some(_)) => format!("{} → {}", when(&a.os_begin), when(&a.os_end)),
+                _ => "no time stamps".to_string(),
+            };
+            let awr = match (&a.begin, &a.end) {
+                (Some(_), Some(_)) => format!("{} → {}", when(&a.begin), when(&a.end)),
+                _ => "no times".to_string(),
+            };
+            writeln!(
+                out,
+                "- {} / {} (AWR {awr}) is not set beside this host's OS figures (OS logs {os}): {}.{}",
+                a.database,
+                a.instance,
+                if a.no_times {
+                    "one side has no times to align"
+                } else {
+                    "the two windows do not overlap (different days or years), so the figures are of different moments"
+                },
+                if a.os_times_utc {
+                    " The OS log prints UTC and AWR the database host's local time."
+                } else {
+                    ""
+                }
+            )?;
+        }
+        writeln!(out)?;
+    }
     if !h.warnings.is_empty() {
         writeln!(out, "## Warnings\n")?;
         for w in &h.warnings {

@@ -13,6 +13,7 @@ use crate::report::fmt::EscapeControls;
 mod database;
 mod exadata;
 mod fleet;
+mod fleet_cross;
 mod host;
 mod recommendation;
 mod unread;

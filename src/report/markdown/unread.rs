@@ -1,4 +1,5 @@
-//! The end of a Markdown report: files not analysed, files skipped and duplicates.
+//! The end of a Markdown report: subjects not sized, files not analysed, files skipped and
+//! duplicates.
 
 use std::io::{self, Write};
 
@@ -6,6 +7,36 @@ use crate::pipeline::Run;
 use crate::report::fmt::escape_controls as esc;
 
 pub(crate) fn write_unread(out: &mut dyn Write, run: &Run) -> io::Result<()> {
+    let not_sized = crate::fleet::not_sized(run);
+    if !not_sized.is_empty() {
+        writeln!(out, "# Not sized\n")?;
+        writeln!(
+            out,
+            "Warnings: read, but no sizing figure (in a directory batch the exit status stays 0 unless `--strict`; a file named on the command line makes it 1).\n"
+        )?;
+        for n in &not_sized {
+            // A subject named after its one file (a vSAN export without an origin) is not
+            // named twice.
+            let files = match n.files.as_slice() {
+                [f] if n.subject.contains(f.as_str()) => String::new(),
+                fs => format!(
+                    " ({})",
+                    fs.iter()
+                        .map(|f| format!("`{}`", esc(f)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            writeln!(
+                out,
+                "- {} {}{files}: {}",
+                n.kind,
+                esc(&n.subject),
+                esc(&n.reason)
+            )?;
+        }
+        writeln!(out)?;
+    }
     if !run.failures.is_empty() {
         writeln!(out, "# Not analysed\n")?;
         for f in &run.failures {
