@@ -332,44 +332,48 @@ pub fn run_inputs_into(
         // Duplicates are dropped here, before their rows become part of the model.
         for (inp, r) in reads {
             let r = r.and_then(|read| {
-                let raw = match read {
-                    Read::Awr(raw) => *raw,
+                let raws = match read {
+                    Read::Awr(raw) => vec![*raw],
+                    Read::Awrs(raws) => raws,
                     Read::Host(h) => {
                         host_sources.push(*h);
-                        return Ok(None);
+                        return Ok(Vec::new());
                     }
                     Read::Hosts(hs) => {
                         host_sources.extend(hs);
-                        return Ok(None);
+                        return Ok(Vec::new());
                     }
                     Read::Virt(v) => {
                         virt_sources.push(*v);
-                        return Ok(None);
+                        return Ok(Vec::new());
                     }
                 };
-                let key = duplicate_key(&raw.info);
-                let figures = fingerprint(&raw.info);
-                if let Some((first, first_figures)) = seen.get(&key) {
-                    duplicates.push(Duplicate {
-                        file: raw.file,
-                        duplicate_of: first.clone(),
-                        differs: *first_figures != figures,
-                    });
-                    return Ok(None);
+                let mut done = Vec::with_capacity(raws.len());
+                for raw in raws {
+                    let key = duplicate_key(&raw.info);
+                    let figures = fingerprint(&raw.info);
+                    if let Some((first, first_figures)) = seen.get(&key) {
+                        duplicates.push(Duplicate {
+                            file: raw.file,
+                            duplicate_of: first.clone(),
+                            differs: *first_figures != figures,
+                        });
+                        continue;
+                    }
+                    seen.insert(key, (raw.file.clone(), figures));
+                    done.push(finish(raw, &formula, rows.is_some()).map_err(ReadError::from)?);
                 }
-                seen.insert(key, (raw.file.clone(), figures));
-                finish(raw, &formula, rows.is_some())
-                    .map(Some)
-                    .map_err(ReadError::from)
+                Ok(done)
             });
             match r {
-                Ok(Some(mut x)) => {
-                    if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
-                        sink.report(part);
+                Ok(xs) => {
+                    for mut x in xs {
+                        if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
+                            sink.report(part);
+                        }
+                        extracts.push(x);
                     }
-                    extracts.push(x);
                 }
-                Ok(None) => {}
                 Err(e) if inp.explicit || e.fails_in_directory(&inp.path) => {
                     failures.push(Failure {
                         file: inp.path.display().to_string(),

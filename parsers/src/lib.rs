@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod awr;
+pub mod awr_miner;
 mod checked;
 mod dates;
 pub mod disk;

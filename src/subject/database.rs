@@ -464,7 +464,19 @@ pub(crate) fn database(
                 .filter(|(n, _)| !present.contains(n))
                 .map(|(_, name)| name)
                 .collect();
-            if !missing.is_empty() {
+            // A collector file reads every instance's rows from DBA_HIST: an instance absent
+            // from a snapshot had no metrics then (down), it is not a missing report.
+            let collector = used.iter().all(|&m| infos[m].1.format == Format::AwrMiner);
+            if collector {
+                if !missing.is_empty() {
+                    flags.push(format!(
+                        "instance {} not in the capture for this snapshot (no DBA_HIST metrics: not running); the sum covers {} of {} instances",
+                        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                        present.len(),
+                        known.len()
+                    ));
+                }
+            } else if !missing.is_empty() {
                 flags.push(format!(
                     "partial: no report of instance {} for this interval (the sum covers {} of {} instances)",
                     missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),

@@ -490,10 +490,14 @@ impl AwrReport {
     /// The format the report was read from ([`AwrReport::source_format`]): AWR HTML when it
     /// is not set (a report built by hand).
     pub fn format(&self) -> crate::Format {
-        [crate::Format::AwrText, crate::Format::Statspack]
-            .into_iter()
-            .find(|f| f.id() == self.source_format)
-            .unwrap_or(crate::Format::AwrHtml)
+        [
+            crate::Format::AwrText,
+            crate::Format::Statspack,
+            crate::Format::AwrMiner,
+        ]
+        .into_iter()
+        .find(|f| f.id() == self.source_format)
+        .unwrap_or(crate::Format::AwrHtml)
     }
 
     /// A Statspack report (`spreport.sql`): it has no IO Profile, and its figures come from
