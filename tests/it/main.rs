@@ -4,6 +4,7 @@ mod batch;
 mod bounded;
 mod capacity;
 mod cli;
+mod collectors;
 mod common;
 mod corpus;
 mod cpu;

@@ -109,6 +109,7 @@ fn fixtures_are_detected_as_their_folder_says() {
     let all = matches();
     let want: &[(&str, &str)] = &[
         ("fixtures/aix/", "aix_iostat"),
+        ("fixtures/collectors/", "awr_miner"),
         ("fixtures/esxtop/", "esxtop_csv"),
         ("fixtures/hcibench/", "hcibench"),
         ("fixtures/iostat-json/", "iostat_json"),
