@@ -349,7 +349,7 @@ pub(crate) fn database(
         .filter_map(|i| i.host.clone())
         .collect();
     let db_name = if key.2.is_empty() { &key.1 } else { &key.2 };
-    let capacity = crate::capacity::resolve(
+    let mut capacity = crate::capacity::resolve(
         settings.capacity_given(),
         crate::capacity::Subject::Database {
             name: db_name,
@@ -357,6 +357,25 @@ pub(crate) fn database(
             hosts: &hosts,
         },
     );
+    // A source that measured the database's size (a collector's SIZE-ON-DISK) gives it when
+    // neither `--capacity` nor a capacity-file row does: the latest snapshot's size, not grown.
+    if capacity.used.is_none() {
+        let measured = members
+            .iter()
+            .filter_map(|&m| infos[m].1.db.size_on_disk.map(|s| (s, &infos[m].0)))
+            .max_by_key(|(s, _)| s.snap_id);
+        if let Some((s, file)) = measured {
+            capacity.used = Some(crate::capacity::CapacityUsed {
+                gib: s.gib,
+                base_gib: s.gib,
+                growth_pct_per_year: None,
+                horizon_years: None,
+                source: format!("SIZE-ON-DISK of {file}, snapshot {}", s.snap_id),
+                line: None,
+            });
+            capacity.missing_from_file = false;
+        }
+    }
     let own = Settings {
         capacity_gib: capacity.used.as_ref().map(|c| c.gib),
         ..settings.clone()

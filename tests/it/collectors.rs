@@ -115,3 +115,31 @@ fn bad_captures_fail_naming_file_and_section() {
         assert!(err.contains(f) && err.contains(want), "{err}");
     }
 }
+
+#[test]
+fn size_on_disk_is_the_capacity_unless_one_is_given() {
+    let Some(p) = corpus_file(
+        "collectors",
+        "awrminer-TWUAT-2235791934-2node-3.x-decimal-comma.out",
+    ) else {
+        return;
+    };
+    let db = database(&p);
+    // SIZE-ON-DISK, last row (line 1535): `748     931,93` (GiB: the script divides by 1024^3).
+    let used = &db["capacity"]["used"];
+    assert_eq!(used["gib"].as_f64(), Some(931.93), "{used}");
+    let src = used["source"].as_str().unwrap();
+    assert!(
+        src.starts_with("SIZE-ON-DISK of ") && src.ends_with("snapshot 748"),
+        "{src}"
+    );
+    // --capacity wins.
+    let rules = sizer::rules::RuleSet::builtin().unwrap();
+    let settings = sizer::settings::Settings {
+        capacity_gib: Some(2048.0),
+        ..Default::default()
+    };
+    let run = sizer::pipeline::run(&[p.as_path()], &rules, &settings).unwrap();
+    let c = run.databases[0].capacity.used.as_ref().unwrap();
+    assert_eq!((c.gib, c.source.as_str()), (2048.0, "--capacity"));
+}

@@ -51,6 +51,20 @@ pub struct DbInfo {
     pub cdb: Option<bool>,
     /// For PDB reports: the container (PDB) id and name from "pdb instance information".
     pub containers: Vec<(u64, String)>,
+    /// The database's allocated size where the source prints it (AWR reports do not): AWR
+    /// Miner / DBCSI `SIZE-ON-DISK` `SIZE_GB` of its last snapshot (`sum(tablespace_size ×
+    /// block_size)/1024/1024/1024`, so GiB), with that snapshot id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_on_disk: Option<SizeOnDisk>,
+}
+
+/// A database size read from its source (see [`DbInfo::size_on_disk`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SizeOnDisk {
+    /// Size, GiB (2^30 bytes).
+    pub gib: f64,
+    /// The snapshot it was measured at.
+    pub snap_id: u64,
 }
 
 /// One database instance covered by the report.

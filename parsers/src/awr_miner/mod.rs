@@ -183,6 +183,29 @@ fn lgwr_writes(secs: &[Section<'_>]) -> Result<Vec<(u64, f64)>, ParseError> {
     Ok(out)
 }
 
+/// `SIZE-ON-DISK` (`SNAP_ID SIZE_GB`, the last snapshot of each day): the last row's size, or
+/// `None` when the section is absent or has no row.
+fn size_on_disk(secs: &[Section<'_>]) -> Result<Option<crate::awr::SizeOnDisk>, ParseError> {
+    let Some(s) = secs.iter().find(|s| s.name == "SIZE-ON-DISK") else {
+        return Ok(None);
+    };
+    let t = Table::of(s)?;
+    let (id, gb) = (t.need("SNAP_ID")?, t.need("SIZE_GB")?);
+    let mut last = None;
+    for &(line, l) in &t.rows {
+        let c = t.cells(l);
+        if let (Some(snap), Some(gib)) =
+            (cell(&t, &c, Some(id), line)?, cell(&t, &c, Some(gb), line)?)
+        {
+            last = Some(crate::awr::SizeOnDisk {
+                gib,
+                snap_id: snap as u64,
+            });
+        }
+    }
+    Ok(last.filter(|s| s.gib > 0.0))
+}
+
 /// Parses a capture file into one report per snapshot × instance, handed to `sink` in file order.
 ///
 /// # Errors
@@ -239,6 +262,7 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
         rac: instances.map(|n| n > 1),
         unique_name: os.get("DB_UNIQUE_NAME").map(str::to_string),
         role: os.get("DATABASE_ROLE").map(str::to_string),
+        size_on_disk: size_on_disk(&secs)?,
         ..DbInfo::default()
     };
     let lgwr = lgwr_writes(&secs)?;

@@ -163,6 +163,9 @@ fn decimal_comma_capture_reads_its_commas() {
     assert_eq!(r.db.rac, Some(true));
     // AWR Miner 2.9 prints no DBID: the engine takes it from the file name.
     assert_eq!(r.db.db_id, 0);
+    // SIZE-ON-DISK line 1535, its last row: `748     931,93`.
+    let size = r.db.size_on_disk.unwrap();
+    assert_eq!((size.gib, size.snap_id), (931.93, 748));
 }
 
 #[test]

@@ -374,7 +374,25 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     } else {
         format!(" ({})", flags.join(", "))
     };
-    if d.sources.len() <= 6 {
+    // A collector capture gives one record per snapshot and instance: its file is one source.
+    let mut files: Vec<(&String, usize, &Format)> = Vec::new();
+    for (file, (_, _, format)) in d.sources.iter().zip(&d.source_kinds) {
+        match files.iter_mut().find(|(f, _, _)| *f == file) {
+            Some(e) => e.1 += 1,
+            None => files.push((file, 1, format)),
+        }
+    }
+    if files.len() < d.sources.len() && files.len() <= 6 {
+        for (file, n, format) in &files {
+            writeln!(
+                out,
+                "- Source: `{}` — {} ({n} records: one per snapshot and instance), release {}{flag_text}",
+                crate::report::fmt::escape_controls(file),
+                format.name(),
+                db.release
+            )?;
+        }
+    } else if d.sources.len() <= 6 {
         for (file, (kind, title, format)) in d.sources.iter().zip(&d.source_kinds) {
             let what = match kind {
                 ReportKind::RacGlobal => "RAC global report",
