@@ -143,3 +143,47 @@ fn size_on_disk_is_the_capacity_unless_one_is_given() {
     let c = run.databases[0].capacity.used.as_ref().unwrap();
     assert_eq!((c.gib, c.source.as_str()), (2048.0, "--capacity"));
 }
+
+#[test]
+fn peaks_inside_snapshots_are_shown_and_can_be_sized_on() {
+    let Some(p) = corpus_file("collectors", "awrminer-USPS-389926331-6node-rac.out.gz") else {
+        return;
+    };
+    let db = database(&p);
+    let ivs = db["intervals"].as_array().unwrap();
+    let peak = |snap: u64| {
+        ivs.iter()
+            .find(|i| i["interval"]["end_snap"] == snap)
+            .unwrap()["peak_iops_in_interval"]
+            .as_f64()
+            .unwrap()
+    };
+    // awk, read_iops_max + write_iops_max of snap 776: 660.8+19.1 + 639.7+211.1 + 616.2+266 +
+    // 611.7+6.5 + 647.2+5.7 + 658.5+6.8 = 4349.3 (its averages sum to 115.9).
+    assert!((peak(776) - 4349.3).abs() < 1e-6);
+    // The highest, snap 795: 33119.9+126.3 + 47764.8+26827.1 + 7869.8+14099.7 + 84876.6+146.1
+    // + 54370.8+134.1 + 39731.3+141.3 = 309207.8.
+    assert!((peak(795) - 309207.8).abs() < 1e-6);
+    let s = &db["statistics"]["peak_iops_in_interval"];
+    assert_eq!(s["n"], 210);
+    assert!((s["max"].as_f64().unwrap() - 309207.8).abs() < 1e-6);
+    // Sized on them with --size-on max-in-interval.
+    let rules = sizer::rules::RuleSet::builtin().unwrap();
+    let settings = sizer::settings::Settings {
+        size_on: sizer::settings::SizeOn::MaxInInterval,
+        ..Default::default()
+    };
+    let run = sizer::pipeline::run(&[p.as_path()], &rules, &settings).unwrap();
+    let d = &run.databases[0];
+    assert_eq!(d.sizing_basis, "peak_iops_in_interval");
+    assert!((d.demand.required_iops.unwrap() - 309207.8).abs() < 1e-6);
+    // AWR reports have no peaks: the busiest interval, with a warning.
+    let o = sizer(&[
+        "analyze",
+        "--size-on",
+        "max-in-interval",
+        "fixtures/awr/awrrpt_19c_small.html",
+    ]);
+    assert_exit(&o, 0);
+    assert!(stdout(&o).contains("no_peak_in_interval"), "{}", stdout(&o));
+}

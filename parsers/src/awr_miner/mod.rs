@@ -20,6 +20,7 @@
 //! | `physical write total bytes` per Second | `write_mb_s` | × 2^20 |
 //! | `redo size` per Second | `redo_mb_s` ('Redo Generated Per Sec' /1024/1024) | × 2^20 |
 //! | `redo writes` per Second | `IOSTAT-BY-FUNCTION` LGWR `SM_W_REQS + LG_W_REQS` ÷ (`dur_m` × 60), single-instance files only | counts per snapshot → per second |
+//! | [`READ_IOPS_MAX`], [`WRITE_IOPS_MAX`] per Second | `read_iops_max`, `write_iops_max` (the busiest 60-second sample inside the snapshot) | — |
 //! | snapshot ids | `snap` = the end snapshot; the begin id is taken as `snap − 1` | — |
 //! | end time, minutes | `end` (`YY/MM/DD HH24:MI`), `dur_m` | begin = end − `dur_m` |
 //! | instance | `inst` (named `inst N`: the file prints no instance names) | — |
@@ -43,6 +44,13 @@ use crate::error::ParseError;
 use crate::num::{self, Range};
 use crate::sink::Sink;
 use table::{sections, Section, Table};
+
+/// The record row of `read_iops_max`: the busiest value of 'Physical Read Total IO Requests Per
+/// Sec' inside the snapshot (`DBA_HIST_SYSMETRIC_SUMMARY.MAXVAL`, the metric's 60-second
+/// samples), requests/s, as a `per Second` of [`AwrReport::activity`].
+pub const READ_IOPS_MAX: &str = "Physical Read Total IO Requests Per Sec (MAXVAL)";
+/// The record row of `write_iops_max` ('Physical Write Total IO Requests Per Sec' MAXVAL).
+pub const WRITE_IOPS_MAX: &str = "Physical Write Total IO Requests Per Sec (MAXVAL)";
 
 /// The section holding the series.
 const MAIN: &str = "MAIN-METRICS";
@@ -129,6 +137,8 @@ struct Cols {
     read_mb: Option<usize>,
     write_mb: Option<usize>,
     redo_mb: Option<usize>,
+    read_max: Option<usize>,
+    write_max: Option<usize>,
 }
 
 impl Cols {
@@ -143,6 +153,8 @@ impl Cols {
             read_mb: t.col("read_mb_s"),
             write_mb: t.col("write_mb_s"),
             redo_mb: t.col("redo_mb_s"),
+            read_max: t.col("read_iops_max"),
+            write_max: t.col("write_iops_max"),
         })
     }
 }
@@ -313,9 +325,11 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
         let mut activity = Vec::new();
         let mut stat = |name: &str, per_s: Option<f64>| {
             if let Some(v) = per_s {
+                // A peak has no total over the snapshot.
+                let peak = name == READ_IOPS_MAX || name == WRITE_IOPS_MAX;
                 activity.push(ActivityStat {
                     name: name.to_string(),
-                    total: Some(v * secs_f),
+                    total: (!peak).then_some(v * secs_f),
                     per_second: Some(v),
                     per_trans: None,
                     table: TABLE.to_string(),
@@ -340,6 +354,8 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
             mib(cell(&t, &c, cols.write_mb, line)?),
         );
         stat("redo size", mib(cell(&t, &c, cols.redo_mb, line)?));
+        stat(READ_IOPS_MAX, cell(&t, &c, cols.read_max, line)?);
+        stat(WRITE_IOPS_MAX, cell(&t, &c, cols.write_max, line)?);
         if single && secs_f > 0.0 {
             if let Some(&(_, n)) = lgwr.iter().find(|(s, _)| *s == snap) {
                 stat("redo writes", Some(n / secs_f));
