@@ -26,7 +26,9 @@
 //! | instance | `inst` (named `inst N`: the file prints no instance names) | — |
 //!
 //! Each `Total` is the per-second average × `dur_m` × 60 (the metric is an average over the
-//! snapshot, so its total over the snapshot is exact up to the one decimal printed). Nothing
+//! snapshot, so its total over the snapshot is exact up to the one decimal printed); a MiB/s
+//! printed `0` beside requests has no total (it is below the printed precision: an IO size
+//! derived from it would read 0 KiB). Nothing
 //! else of an AWR report is in the file: no Buffer Hit %, no wait events, no IO Profile, no
 //! multi-block split; those figures are unknown. `IOSTAT-BY-FUNCTION` sums the instances (the
 //! script groups by snapshot and function), so in a RAC file its LGWR requests cannot be given
@@ -123,6 +125,66 @@ fn cell(
         Some(v) => num::value(v, raw, Range::NonNegative)
             .map(Some)
             .map_err(bad),
+    }
+}
+
+/// The metric cells refused as values (`NaN`, `-1`, `1e308`): each column's first, and how many.
+#[derive(Default)]
+struct Refused(std::cell::RefCell<Vec<(String, usize, String, usize)>>);
+
+impl Refused {
+    /// The warnings: `column 'read_iops', line 12: 'NaN' is not a finite number — treated as
+    /// unknown (and 3 more cells of it)`.
+    fn warnings(self) -> Vec<String> {
+        self.0
+            .into_inner()
+            .into_iter()
+            .map(|(col, line, why, more)| {
+                let more = if more > 0 {
+                    format!(" (and {more} more cells of it, the first is shown)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "MAIN-METRICS column '{col}', line {line}: {why} — treated as unknown{more}"
+                )
+            })
+            .collect()
+    }
+}
+
+/// A metric cell of `MAIN-METRICS`: as [`cell`], but a number that is not a value (`NaN`,
+/// `inf`, negative, out of range) is unknown, recorded in `refused`, rather than an error.
+fn metric(
+    t: &Table<'_>,
+    cells: &[String],
+    col: Option<usize>,
+    line: usize,
+    refused: &Refused,
+) -> Result<Option<f64>, ParseError> {
+    let Some(c) = col else { return Ok(None) };
+    let raw = cells[c].as_str();
+    let Some(v) = num::point_or_comma(raw).map_err(|why| {
+        ParseError::section(
+            t.section.clone(),
+            Some(line),
+            format!("a number in column '{}'", t.names[c]),
+            why,
+        )
+    })?
+    else {
+        return Ok(None);
+    };
+    match num::value(v, raw, Range::NonNegative) {
+        Ok(v) => Ok(Some(v)),
+        Err(why) => {
+            let mut r = refused.0.borrow_mut();
+            match r.iter_mut().find(|e| e.0 == t.names[c]) {
+                Some(e) => e.3 += 1,
+                None => r.push((t.names[c].clone(), line, why, 0)),
+            }
+            Ok(None)
+        }
     }
 }
 
@@ -296,7 +358,8 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
     } else if !single {
         notes.push("IOSTAT-BY-FUNCTION sums the instances: its LGWR write requests cannot be given to one instance, so redo writes are unknown".into());
     }
-    let mut first = true;
+    let refused = Refused::default();
+    let mut reports = Vec::with_capacity(t.rows.len());
     for &(line, l) in &t.rows {
         let c = t.cells(l);
         let need = |col: usize, what: &str| -> Result<f64, ParseError> {
@@ -323,13 +386,12 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
         let secs_f = dur_m * 60.0;
         let begin = end - Duration::milliseconds((secs_f * 1000.0).round() as i64);
         let mut activity = Vec::new();
-        let mut stat = |name: &str, per_s: Option<f64>| {
+        // `total: false`: a per-second value without a total over the snapshot.
+        let mut stat = |name: &str, per_s: Option<f64>, total: bool| {
             if let Some(v) = per_s {
-                // A peak has no total over the snapshot.
-                let peak = name == READ_IOPS_MAX || name == WRITE_IOPS_MAX;
                 activity.push(ActivityStat {
                     name: name.to_string(),
-                    total: (!peak).then_some(v * secs_f),
+                    total: total.then_some(v * secs_f),
                     per_second: Some(v),
                     per_trans: None,
                     table: TABLE.to_string(),
@@ -337,28 +399,38 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
             }
         };
         let mib = |x: Option<f64>| x.map(|v| v * 1024.0 * 1024.0);
+        let r_iops = metric(&t, &c, Some(cols.read_iops), line, &refused)?;
+        let w_iops = metric(&t, &c, Some(cols.write_iops), line, &refused)?;
+        let r_mb = metric(&t, &c, cols.read_mb, line, &refused)?;
+        let w_mb = metric(&t, &c, cols.write_mb, line, &refused)?;
+        // MiB/s printed `0` beside requests is below the printed 0.05 MiB/s, not no bytes: its
+        // rate stays (≈ 0), its total is left out so that no IO size of 0 KiB is derived.
+        let sized = |mb: Option<f64>, iops: Option<f64>| {
+            !(mb == Some(0.0) && iops.is_some_and(|i| i > 0.0))
+        };
+        stat("physical read total IO requests", r_iops, true);
+        stat("physical write total IO requests", w_iops, true);
+        stat("physical read total bytes", mib(r_mb), sized(r_mb, r_iops));
+        stat("physical write total bytes", mib(w_mb), sized(w_mb, w_iops));
         stat(
-            "physical read total IO requests",
-            cell(&t, &c, Some(cols.read_iops), line)?,
+            "redo size",
+            mib(metric(&t, &c, cols.redo_mb, line, &refused)?),
+            true,
+        );
+        // A peak has no total over the snapshot.
+        stat(
+            READ_IOPS_MAX,
+            metric(&t, &c, cols.read_max, line, &refused)?,
+            false,
         );
         stat(
-            "physical write total IO requests",
-            cell(&t, &c, Some(cols.write_iops), line)?,
+            WRITE_IOPS_MAX,
+            metric(&t, &c, cols.write_max, line, &refused)?,
+            false,
         );
-        stat(
-            "physical read total bytes",
-            mib(cell(&t, &c, cols.read_mb, line)?),
-        );
-        stat(
-            "physical write total bytes",
-            mib(cell(&t, &c, cols.write_mb, line)?),
-        );
-        stat("redo size", mib(cell(&t, &c, cols.redo_mb, line)?));
-        stat(READ_IOPS_MAX, cell(&t, &c, cols.read_max, line)?);
-        stat(WRITE_IOPS_MAX, cell(&t, &c, cols.write_max, line)?);
         if single && secs_f > 0.0 {
             if let Some(&(_, n)) = lgwr.iter().find(|(s, _)| *s == snap) {
-                stat("redo writes", Some(n / secs_f));
+                stat("redo writes", Some(n / secs_f), true);
             }
         }
         let instance = InstanceInfo {
@@ -402,18 +474,21 @@ pub fn parse(text: &str, sink: &mut dyn Sink) -> Result<(), ParseError> {
             iostat_filetype: Vec::new(),
             wait_events: Vec::new(),
             wait_histograms: Vec::new(),
-            warnings: if first {
-                std::mem::take(&mut notes)
-            } else {
-                Vec::new()
-            },
+            warnings: Vec::new(),
             encoding: String::new(),
             source_format: AwrMiner.info_id().to_string(),
             rate_decimals: 1,
             host_cpu: Vec::new(),
         };
-        first = false;
-        sink.interval_report(report)?;
+        reports.push(report);
+    }
+    // The file's notes once, on its first record.
+    notes.extend(refused.warnings());
+    if let Some(r) = reports.first_mut() {
+        r.warnings = notes;
+    }
+    for r in reports {
+        sink.interval_report(r)?;
     }
     Ok(())
 }
