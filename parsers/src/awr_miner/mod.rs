@@ -3,9 +3,9 @@
 //! database, read from `DBA_HIST_SYSMETRIC_SUMMARY` into one `.out` file.
 //!
 //! # Flow
-//! text → [`table::sections`] (`~~BEGIN-X~~` … `~~END-X~~`) → `OS-INFORMATION` (key/value
+//! text → `table::sections` (`~~BEGIN-X~~` … `~~END-X~~`) → `OS-INFORMATION` (key/value
 //! lines: `DB_NAME`, `DBID`, `VERSION`, `INSTANCES`, `AWR_MINER_VER`, …) and `MAIN-METRICS`
-//! ([`table::Table`]: columns cut by the dashes line and read by their heading names, since the
+//! (`table::Table`: columns cut by the dashes line and read by their heading names, since the
 //! column sets of 2.9 to 5.x differ, 31 to 69 columns) → one [`AwrReport`] per `MAIN-METRICS`
 //! row, that is per snapshot × instance, handed to [`Sink::interval_report`] in file order. The
 //! engine then treats them as it treats AWR instance reports: one interval per snapshot, RAC
