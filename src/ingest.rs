@@ -48,6 +48,9 @@ use crate::settings::{DeviceSelection, DeviceSettings};
 pub enum Read {
     /// An AWR or Statspack report, reduced to its model rows and a summary.
     Awr(Box<ReducedReport>),
+    /// A collector file (AWR Miner, DBCSI): one reduced report per snapshot and instance, in
+    /// file order.
+    Awrs(Vec<ReducedReport>),
     /// An OS disk log, reduced to its host series and device samples.
     Host(Box<HostSource>),
     /// A capture whose every line carries a host prefix (`pdsh`, `clush`, `parallel --tag`):
@@ -341,8 +344,26 @@ impl Sink for ReadSink<'_> {
     }
 
     fn interval_report(&mut self, report: sizer_parsers::awr::AwrReport) -> Result<(), ParseError> {
+        let mut report = report;
+        if report.db.db_id == 0 && report.format() == sizer_parsers::Format::AwrMiner {
+            if let Some(id) = db_id_from_name(&self.file) {
+                report.db.db_id = id;
+                if !report.warnings.is_empty() {
+                    report
+                        .warnings
+                        .push(format!("DB Id {id} taken from the file name"));
+                }
+            }
+        }
         let reduced = reduce(self.file.clone(), report);
-        self.read = Some(Read::Awr(Box::new(reduced)));
+        self.read = match self.read.take() {
+            Some(Read::Awr(first)) => Some(Read::Awrs(vec![*first, reduced])),
+            Some(Read::Awrs(mut all)) => {
+                all.push(reduced);
+                Some(Read::Awrs(all))
+            }
+            _ => Some(Read::Awr(Box::new(reduced))),
+        };
         Ok(())
     }
 
@@ -374,6 +395,17 @@ impl Sink for ReadSink<'_> {
         })));
         Ok(())
     }
+}
+
+/// The DB Id in a collector file's name, for captures whose `OS-INFORMATION` has no `DBID`
+/// (AWR Miner before 3.0.21): the first all-digit `-`-separated token of the file name, which is
+/// the DB Id in AWR Miner's `awr-hist-<DBID>-<DBNAME>-<min>-<max>.out` and in DBCSI's
+/// `awr-hist-<DBNAME>-<DBID>-<min>-<max>.out` (the snapshot ids come after it).
+fn db_id_from_name(file: &str) -> Option<u64> {
+    let name = Path::new(file).file_name()?.to_string_lossy().into_owned();
+    name.split(['-', '.', '_'])
+        .find(|t| t.len() >= 4 && t.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|t| t.parse().ok())
 }
 
 /// A column of `f32` grown in fixed chunks: no doubling of capacity (a `Vec` that grows by

@@ -292,6 +292,9 @@ enum SizeOnArg {
     P99,
     /// Busiest interval.
     Max,
+    /// Highest peak inside an interval (AWR Miner / DBCSI `read_iops_max + write_iops_max`, an
+    /// upper bound of the busiest minute); sources without peaks are sized on max
+    MaxInInterval,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -584,6 +587,7 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             SizeOnArg::P95 => SizeOn::P95,
             SizeOnArg::P99 => SizeOn::P99,
             SizeOnArg::Max => SizeOn::Max,
+            SizeOnArg::MaxInInterval => SizeOn::MaxInInterval,
         },
         progress: std::io::stderr().is_terminal(),
         ..settings

@@ -363,37 +363,41 @@ pub fn run_inputs_into(
         // Duplicates are dropped here, before their rows become part of the model.
         for (inp, r) in reads {
             let r = r.and_then(|read| {
-                let raw = match read {
-                    Read::Awr(raw) => *raw,
+                let raws = match read {
+                    Read::Awr(raw) => vec![*raw],
+                    Read::Awrs(raws) => raws,
                     Read::Host(h) => {
                         host_sources.push(*h);
-                        return Ok(None);
+                        return Ok(Vec::new());
                     }
                     Read::Hosts(hs) => {
                         host_sources.extend(hs);
-                        return Ok(None);
+                        return Ok(Vec::new());
                     }
                     Read::Virt(v) => {
                         virt_sources.push(*v);
-                        return Ok(None);
+                        return Ok(Vec::new());
                     }
                 };
-                if let Some(d) = seen.check(&raw.file, &raw.info) {
-                    duplicates.push(d);
-                    return Ok(None);
+                let mut done = Vec::with_capacity(raws.len());
+                for raw in raws {
+                    if let Some(d) = seen.check(&raw.file, &raw.info) {
+                        duplicates.push(d);
+                        continue;
+                    }
+                    done.push(finish(raw, &formula, rows.is_some()).map_err(ReadError::from)?);
                 }
-                finish(raw, &formula, rows.is_some())
-                    .map(Some)
-                    .map_err(ReadError::from)
+                Ok(done)
             });
             match r {
-                Ok(Some(mut x)) => {
-                    if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
-                        sink.report(part);
+                Ok(xs) => {
+                    for mut x in xs {
+                        if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
+                            sink.report(part);
+                        }
+                        extracts.push(x);
                     }
-                    extracts.push(x);
                 }
-                Ok(None) => {}
                 Err(e) if inp.explicit || e.fails_in_directory(&inp.path) => {
                     failures.push(Failure {
                         file: inp.path.display().to_string(),

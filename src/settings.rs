@@ -28,6 +28,9 @@ pub enum SizeOn {
     P99,
     /// Busiest interval.
     Max,
+    /// The highest peak inside an interval, where the source prints one (AWR Miner / DBCSI
+    /// `_max` columns); else as [`SizeOn::Max`], with a warning.
+    MaxInInterval,
 }
 
 impl SizeOn {
@@ -39,6 +42,7 @@ impl SizeOn {
             SizeOn::P95 => "p95",
             SizeOn::P99 => "p99",
             SizeOn::Max => "max",
+            SizeOn::MaxInInterval => "max-in-interval",
         }
     }
 }

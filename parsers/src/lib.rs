@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 pub mod awr;
+pub mod awr_miner;
 mod checked;
 mod dates;
 pub mod disk;
@@ -89,6 +90,12 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
 pub enum Parsed {
     /// An AWR report (HTML or text) or a Statspack report: the same records.
     Awr(Box<awr::AwrReport>),
+    /// A collector capture (AWR Miner, DBCSI): one record per snapshot and instance, in file
+    /// order ([`awr_miner`]).
+    Intervals {
+        /// The records, in file order.
+        reports: Vec<awr::AwrReport>,
+    },
     /// Block-device activity from an OS tool (iostat, sar, sadf, nmon, OSWatcher, …).
     Devices(Box<disk::DeviceLog>),
     /// Per-entity metric series from a virtualisation tool (vSAN, esxtop, HCIBench).

@@ -41,6 +41,8 @@ registry! {
     Statspack => crate::awr::statspack::Statspack,
     /// Oracle AWR report in HTML.
     AwrHtml => crate::awr::html::AwrHtml,
+    /// Oracle AWR Miner or AWS DBCSI capture file (`awr-hist-….out`).
+    AwrMiner => crate::awr_miner::AwrMiner,
     /// ESXi `esxtop -b` batch CSV (PDH-CSV 4.0).
     EsxtopCsv => crate::esxtop::EsxtopCsv,
     /// vSAN performance service SOAP response or support-bundle stats dump.

@@ -331,7 +331,17 @@ impl Collect {
 
 impl Sink for Collect {
     fn interval_report(&mut self, report: AwrReport) -> Result<(), ParseError> {
-        self.parsed = Some(crate::Parsed::Awr(Box::new(report)));
+        // A second record makes the file a collector capture: every record is kept.
+        self.parsed = match self.parsed.take() {
+            Some(crate::Parsed::Awr(first)) => Some(crate::Parsed::Intervals {
+                reports: vec![*first, report],
+            }),
+            Some(crate::Parsed::Intervals { mut reports }) => {
+                reports.push(report);
+                Some(crate::Parsed::Intervals { reports })
+            }
+            _ => Some(crate::Parsed::Awr(Box::new(report))),
+        };
         Ok(())
     }
 

@@ -124,7 +124,7 @@ fn from_ms(v: Option<i64>) -> Option<NaiveDateTime> {
 }
 
 /// The columns of the reports table, in order.
-pub const REPORT_COLUMNS: [&str; 43] = [
+pub const REPORT_COLUMNS: [&str; 45] = [
     "report",
     "status",
     "source",
@@ -148,6 +148,8 @@ pub const REPORT_COLUMNS: [&str; 43] = [
     "release",
     "rac",
     "cdb",
+    "size_on_disk_gib",
+    "size_on_disk_snap",
     "container_ids",
     "container_names",
     "begin_snap",
@@ -318,6 +320,18 @@ pub(crate) fn frame(entries: &[Entry]) -> PolarsResult<DataFrame> {
             "cdb",
             flat.iter()
                 .map(|f| info(f).and_then(|i| i.db.cdb))
+                .collect(),
+        ),
+        f64c(
+            "size_on_disk_gib",
+            flat.iter()
+                .map(|f| info(f).and_then(|i| i.db.size_on_disk.map(|s| s.gib)))
+                .collect(),
+        ),
+        u64c(
+            "size_on_disk_snap",
+            flat.iter()
+                .map(|f| info(f).and_then(|i| i.db.size_on_disk.map(|s| s.snap_id)))
                 .collect(),
         ),
         {
@@ -517,6 +531,7 @@ pub(crate) fn read(df: &DataFrame) -> PolarsResult<Vec<Entry>> {
         bv("rac")?,
         bv("cdb")?,
     );
+    let (sod_gib, sod_snap) = (f64v("size_on_disk_gib")?, u64v("size_on_disk_snap")?);
     let names = lists("container_names")?;
     let (begin_snap, end_snap, begin_time, end_time) = (
         u64v("begin_snap")?,
@@ -607,6 +622,9 @@ pub(crate) fn read(df: &DataFrame) -> PolarsResult<Vec<Entry>> {
                         release: release[r].clone().unwrap_or_default(),
                         rac: rac[r],
                         cdb: cdb[r],
+                        size_on_disk: sod_gib[r]
+                            .zip(sod_snap[r])
+                            .map(|(gib, snap_id)| sizer_parsers::awr::SizeOnDisk { gib, snap_id }),
                         containers: ids[r].iter().copied().zip(names[r].clone()).collect(),
                     },
                     instances: instance.into_iter().collect(),

@@ -22,7 +22,7 @@ use crate::model::section;
 /// multiblock requests, redo, the cache hit ratio's and the direct-read share's blocks, the
 /// formula terms' statistics ([`crate::metrics::term_statistic`]) and the Exadata cell
 /// statistics ([`crate::metrics::exadata`]).
-pub const ACTIVITY: [&str; 18] = [
+pub const ACTIVITY: [&str; 20] = [
     "physical read total IO requests",
     "physical write total IO requests",
     "physical read total bytes",
@@ -41,6 +41,9 @@ pub const ACTIVITY: [&str; 18] = [
     "cell flash cache read hits",
     "cell physical IO bytes eligible for predicate offload",
     "cell physical IO interconnect bytes returned by smart scan",
+    // Collector captures: the peaks inside each snapshot (the database's peak series).
+    sizer_parsers::awr_miner::READ_IOPS_MAX,
+    sizer_parsers::awr_miner::WRITE_IOPS_MAX,
 ];
 
 /// Wait events read by the figures, in the Foreground and the Background Wait Events alike.

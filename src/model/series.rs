@@ -38,7 +38,7 @@ impl SeriesStats {
             SizeOn::P50 => self.p50,
             SizeOn::P95 => self.p95,
             SizeOn::P99 => self.p99,
-            SizeOn::Max => self.max,
+            SizeOn::Max | SizeOn::MaxInInterval => self.max,
         }
     }
 }

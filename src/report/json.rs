@@ -18,7 +18,9 @@ struct JsonDoc<'a> {
     hosts: &'a [crate::subject::host::HostAnalysis],
     #[serde(rename = "virtual")]
     virtual_: &'a [crate::subject::cluster::VirtAnalysis],
-    reports: &'a [crate::subject::awr::Analysis],
+    /// One per AWR or Statspack report; a collector capture's records (one per snapshot and
+    /// instance) are not listed: their figures are its database's `intervals`.
+    reports: Vec<&'a crate::subject::awr::Analysis>,
     failed: &'a [crate::pipeline::Failure],
     skipped: &'a [crate::pipeline::Skipped],
     duplicates: &'a [crate::pipeline::Duplicate],
@@ -47,7 +49,11 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         databases: &run.databases,
         hosts: &run.hosts,
         virtual_: &run.virtual_,
-        reports: &run.analyses,
+        reports: run
+            .analyses
+            .iter()
+            .filter(|a| a.source.format != sizer_parsers::Format::AwrMiner)
+            .collect(),
         failed: &run.failures,
         skipped: &run.skipped,
         duplicates: &run.duplicates,

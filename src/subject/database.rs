@@ -50,6 +50,35 @@ pub struct IntervalRow {
     pub flags: Vec<String>,
     /// Left out of the statistics (an instance restarted inside it).
     pub excluded: bool,
+    /// The peak IOPS inside the interval, where the source gives one (AWR Miner / DBCSI
+    /// `read_iops_max + write_iops_max`, summed over RAC instances): an upper bound of its
+    /// busiest minute, since reads, writes and instances may peak in different minutes. Absent
+    /// for AWR reports (they give interval averages only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_iops_in_interval: Option<f64>,
+}
+
+/// The statistics key of [`IntervalRow::peak_iops_in_interval`], present only for databases
+/// whose source gives peaks inside the intervals.
+pub const PEAK_IN_INTERVAL: &str = "peak_iops_in_interval";
+
+/// `read_iops_max + write_iops_max` of the reports `used` (one interval), summed: `None` when
+/// one of them lacks either.
+fn peak_of(used: &[usize], infos: &[(String, ReportInfo)], kept: &[KeptRows]) -> Option<f64> {
+    use sizer_parsers::awr_miner::{READ_IOPS_MAX, WRITE_IOPS_MAX};
+    used.iter().try_fold(0.0, |acc, &m| {
+        let inst = infos[m]
+            .1
+            .instances
+            .first()
+            .map_or("*", |i| i.name.as_str());
+        let v = kept[m].view(inst)?;
+        let get = |s: &str| {
+            v.get(crate::model::section::ACTIVITY, s)
+                .and_then(|c| c.per_second)
+        };
+        Some(acc + get(READ_IOPS_MAX)? + get(WRITE_IOPS_MAX)?)
+    })
 }
 
 /// One instance's IO in a RAC global report (`IOStat by File Type`, row `Total` of its `I#`).
@@ -349,7 +378,7 @@ pub(crate) fn database(
         .filter_map(|i| i.host.clone())
         .collect();
     let db_name = if key.2.is_empty() { &key.1 } else { &key.2 };
-    let capacity = crate::capacity::resolve(
+    let mut capacity = crate::capacity::resolve(
         settings.capacity_given(),
         crate::capacity::Subject::Database {
             name: db_name,
@@ -357,6 +386,25 @@ pub(crate) fn database(
             hosts: &hosts,
         },
     );
+    // A source that measured the database's size (a collector's SIZE-ON-DISK) gives it when
+    // neither `--capacity` nor a capacity-file row does: the latest snapshot's size, not grown.
+    if capacity.used.is_none() {
+        let measured = members
+            .iter()
+            .filter_map(|&m| infos[m].1.db.size_on_disk.map(|s| (s, &infos[m].0)))
+            .max_by_key(|(s, _)| s.snap_id);
+        if let Some((s, file)) = measured {
+            capacity.used = Some(crate::capacity::CapacityUsed {
+                gib: s.gib,
+                base_gib: s.gib,
+                growth_pct_per_year: None,
+                horizon_years: None,
+                source: format!("SIZE-ON-DISK of {file}, snapshot {}", s.snap_id),
+                line: None,
+            });
+            capacity.missing_from_file = false;
+        }
+    }
     let own = Settings {
         capacity_gib: capacity.used.as_ref().map(|c| c.gib),
         ..settings.clone()
@@ -464,7 +512,19 @@ pub(crate) fn database(
                 .filter(|(n, _)| !present.contains(n))
                 .map(|(_, name)| name)
                 .collect();
-            if !missing.is_empty() {
+            // A collector file reads every instance's rows from DBA_HIST: an instance absent
+            // from a snapshot had no metrics then (down), it is not a missing report.
+            let collector = used.iter().all(|&m| infos[m].1.format == Format::AwrMiner);
+            if collector {
+                if !missing.is_empty() {
+                    flags.push(format!(
+                        "instance {} not in the capture for this snapshot (no DBA_HIST metrics: not running); the sum covers {} of {} instances",
+                        missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
+                        present.len(),
+                        known.len()
+                    ));
+                }
+            } else if !missing.is_empty() {
                 flags.push(format!(
                     "partial: no report of instance {} for this interval (the sum covers {} of {} instances)",
                     missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "),
@@ -502,6 +562,7 @@ pub(crate) fn database(
             per_instance,
             flags,
             excluded: restarted,
+            peak_iops_in_interval: peak_of(&used, infos, kept),
         });
     }
     intervals.sort_by(|a, b| {
@@ -570,9 +631,21 @@ pub(crate) fn database(
         let unit = counted.first().map(|i| get(&i.workload).unit).unwrap_or("");
         statistics.insert(fname.to_string(), stats_of(&vals, &weights, &counted, unit));
     }
+    let peaks: Vec<Option<f64>> = counted.iter().map(|i| i.peak_iops_in_interval).collect();
+    if peaks.iter().any(Option::is_some) {
+        statistics.insert(
+            PEAK_IN_INTERVAL.to_string(),
+            stats_of(&peaks, &weights, &counted, "IOPS"),
+        );
+    }
 
-    // Sizing basis: required IOPS if every counted interval has it, else measured.
-    let basis = if counted
+    // Sizing basis: required IOPS if every counted interval has it, else measured; with
+    // `--size-on max-in-interval`, the peaks inside the intervals where the source has them.
+    let peak_basis = settings.size_on == SizeOn::MaxInInterval
+        && statistics.get(PEAK_IN_INTERVAL).is_some_and(|s| s.n > 0);
+    let basis = if peak_basis {
+        PEAK_IN_INTERVAL
+    } else if counted
         .iter()
         .all(|i| i.workload.required_iops.value.is_some())
     {
@@ -580,6 +653,12 @@ pub(crate) fn database(
     } else {
         "measured_iops"
     };
+    if settings.size_on == SizeOn::MaxInInterval && !peak_basis {
+        warnings.push(Warning {
+            id: "no_peak_in_interval".into(),
+            message: "--size-on max-in-interval: the sources give no peak inside the intervals (AWR and Statspack reports print interval averages): sized on the busiest interval (max)".into(),
+        });
+    }
     let size_on = settings.size_on;
     let stat = |f: &str| sizing::at(&statistics, f, settings);
     let target = stat(basis);
@@ -589,10 +668,14 @@ pub(crate) fn database(
         |w| &w.measured_iops
     };
     // The interval whose sizing IOPS is closest to the statistic gives the IO character.
-    let character = sizing::closest(
-        target,
-        counted.iter().map(|iv| basis_of(&iv.workload).value),
-    );
+    let character = if peak_basis {
+        sizing::closest(target, counted.iter().map(|iv| iv.peak_iops_in_interval))
+    } else {
+        sizing::closest(
+            target,
+            counted.iter().map(|iv| basis_of(&iv.workload).value),
+        )
+    };
     let character_row: Option<&IntervalRow> = character.map(|i| counted[i]);
     let character_interval = character_row
         .and_then(|c| intervals.iter().position(|i| std::ptr::eq(i, c)))

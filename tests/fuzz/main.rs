@@ -227,6 +227,7 @@ per_format! {
     awr_text => AwrText,
     statspack => Statspack,
     awr_html => AwrHtml,
+    awr_miner => AwrMiner,
     esxtop_csv => EsxtopCsv,
     vsan_soap => VsanSoap,
     vsan_json => VsanJson,

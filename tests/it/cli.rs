@@ -469,7 +469,10 @@ fn output_file_has_the_stdout_bytes_and_no_temporary_is_left() {
             // A Markdown file also gets its charts (one bar chart per single-interval
             // database), linked under each database: the rest is stdout's bytes.
             let charts = out.with_file_name("report.charts");
-            wrote.push_str(&format!("sizer: wrote 2 chart(s) in {}\n", charts.display()));
+            wrote.push_str(&format!(
+                "sizer: wrote 2 chart(s) in {}\n",
+                charts.display()
+            ));
             written = without_charts(&written);
         }
         assert_eq!(stderr(&o), wrote);

@@ -257,7 +257,7 @@ fn awr_beside_an_os_log_of_another_year_is_named_not_compared() {
 }
 
 /// The done-when check of issue 17 on the corpus, with fixtures/capacity/corpus.csv: the fleet
-/// report opens with the cross-platform table, every cloud total is a real sum over the 15
+/// report opens with the cross-platform table, every cloud total is a real sum over the 20
 /// databases, the cheapest platform is named, and the consolidation says what it could add.
 #[test]
 fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
@@ -273,11 +273,20 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     assert_eq!(v["capacity_rows"], serde_json::json!([]), "{err}");
     let x = &v["fleet"]["databases"]["cross_platform"];
     let rows = x["rows"].as_array().unwrap();
-    assert_eq!(rows.len(), 15);
+    // 15 AWR and Statspack databases and the 5 collector captures (sized from their
+    // SIZE-ON-DISK, not from the file).
+    assert_eq!(rows.len(), 20);
     assert!(rows.iter().all(|r| r["capacity_gib"].is_number()));
-    // Sorted by sized IOPS: DBU first (2,748.02 × 1.3 = 3,572.43).
-    assert_eq!(rows[0]["subject"], "DBU (DB Id 3128649325)");
-    close(&rows[0]["sized_iops"], 3572.43);
+    // Sorted by sized IOPS: the 6-node USPS capture first, then DBU (2,748.02 × 1.3 = 3,572.43)
+    // among the AWR reports.
+    assert_eq!(rows[0]["subject"], "USPS (DB Id 389926331)");
+    let sized: Vec<f64> = rows.iter().map(|r| f(&r["sized_iops"])).collect();
+    assert!(sized.windows(2).all(|w| w[0] >= w[1]), "{sized:?}");
+    let dbu = rows
+        .iter()
+        .find(|r| r["subject"] == "DBU (DB Id 3128649325)")
+        .unwrap();
+    close(&dbu["sized_iops"], 3572.43);
     // RECEIPT: 2 TiB grown 15 % a year for 3 years: 2,048 × 1.15³ = 3,114.752 GiB.
     let receipt = rows
         .iter()
@@ -293,7 +302,7 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     assert_eq!(dbv["cells"][1]["tier_id"], "aws.gp3");
     close(&dbv["cells"][1]["monthly_cost_usd"], 64.0);
     for (i, t) in x["totals"].as_array().unwrap().iter().enumerate().skip(1) {
-        assert_eq!(t["priced"], 15, "{t}");
+        assert_eq!(t["priced"], 20, "{t}");
         let sum: f64 = rows
             .iter()
             .map(|r| f(&r["cells"][i]["monthly_cost_usd"]))
@@ -305,7 +314,7 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     // can be added to another, and each is named with why.
     let c = &v["fleet"]["databases"]["consolidation"];
     assert!(c["iops_of_sum"].is_null());
-    assert_eq!(c["not_consolidated"].as_array().unwrap().len(), 14);
+    assert_eq!(c["not_consolidated"].as_array().unwrap().len(), 19);
     let o = sizer(&["analyze", "--capacity-file", caps, dir]);
     let md = stdout(&o);
     let first = md.find("\n## ").map(|i| &md[i + 1..]).unwrap_or("");

@@ -5,6 +5,7 @@ mod bounded;
 mod capacity;
 mod charts;
 mod cli;
+mod collectors;
 mod common;
 mod corpus;
 mod cpu;

@@ -75,6 +75,15 @@ fn cases() -> Vec<Case> {
             true,
         ),
         c(
+            "awr_miner",
+            "collectors/awrminer-ORCL-1333681631-single-383-415.out",
+            "       385         61 13/05/09 15:00",
+            0,
+            // read_iops of snapshot 385.
+            Text("2.1"),
+            true,
+        ),
+        c(
             "esxtop_csv",
             "vsan/DERIVED_esxtopd_disk-columns-only.csv",
             "\"04/26/2018",

@@ -370,6 +370,7 @@ fn header_instance(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
         rac: yes_no(rec.get("rac")),
         cdb: yes_no(rec.get("cdb")),
         containers: Vec::new(),
+        size_on_disk: None,
     };
     if let Some(t) = find(doc, |s, _| s.contains("pdb instance information")) {
         let cols = Cols::of(t);
@@ -524,6 +525,7 @@ fn header_global(doc: &Doc, cx: &mut Ctx) -> Result<Header, ParseError> {
         rac: yes_no(rec.get("rac")),
         cdb: yes_no(rec.get("cdb")),
         containers: Vec::new(),
+        size_on_disk: None,
     };
     let id = |k: &str| {
         rec.get(k)

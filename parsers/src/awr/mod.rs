@@ -51,6 +51,20 @@ pub struct DbInfo {
     pub cdb: Option<bool>,
     /// For PDB reports: the container (PDB) id and name from "pdb instance information".
     pub containers: Vec<(u64, String)>,
+    /// The database's allocated size where the source prints it (AWR reports do not): AWR
+    /// Miner / DBCSI `SIZE-ON-DISK` `SIZE_GB` of its last snapshot (`sum(tablespace_size ×
+    /// block_size)/1024/1024/1024`, so GiB), with that snapshot id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_on_disk: Option<SizeOnDisk>,
+}
+
+/// A database size read from its source (see [`DbInfo::size_on_disk`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SizeOnDisk {
+    /// Size, GiB (2^30 bytes).
+    pub gib: f64,
+    /// The snapshot it was measured at.
+    pub snap_id: u64,
 }
 
 /// One database instance covered by the report.
@@ -490,10 +504,14 @@ impl AwrReport {
     /// The format the report was read from ([`AwrReport::source_format`]): AWR HTML when it
     /// is not set (a report built by hand).
     pub fn format(&self) -> crate::Format {
-        [crate::Format::AwrText, crate::Format::Statspack]
-            .into_iter()
-            .find(|f| f.id() == self.source_format)
-            .unwrap_or(crate::Format::AwrHtml)
+        [
+            crate::Format::AwrText,
+            crate::Format::Statspack,
+            crate::Format::AwrMiner,
+        ]
+        .into_iter()
+        .find(|f| f.id() == self.source_format)
+        .unwrap_or(crate::Format::AwrHtml)
     }
 
     /// A Statspack report (`spreport.sql`): it has no IO Profile, and its figures come from

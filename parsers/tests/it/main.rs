@@ -1,6 +1,7 @@
 //! The integration tests, one binary (each module was a test crate of its own).
 
 mod awr_html;
+mod awr_miner;
 mod common;
 mod conformance;
 mod esxtop;

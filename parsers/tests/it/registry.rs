@@ -109,6 +109,7 @@ fn fixtures_are_detected_as_their_folder_says() {
     let all = matches();
     let want: &[(&str, &str)] = &[
         ("fixtures/aix/", "aix_iostat"),
+        ("fixtures/collectors/", "awr_miner"),
         ("fixtures/esxtop/", "esxtop_csv"),
         ("fixtures/hcibench/", "hcibench"),
         ("fixtures/iostat-json/", "iostat_json"),
@@ -135,6 +136,7 @@ fn every_format_has_one_row_with_unique_id_and_name() {
         Format::AwrHtml,
         Format::AwrText,
         Format::Statspack,
+        Format::AwrMiner,
         Format::IostatText,
         Format::SarText,
         Format::SadfCsv,
@@ -194,7 +196,8 @@ fn priority_order_is_todays() {
     for (before, after) in [
         ("awr_text", "statspack"),
         ("statspack", "awr_html"),
-        ("awr_html", "esxtop_csv"),
+        ("awr_html", "awr_miner"),
+        ("awr_miner", "esxtop_csv"),
         ("hcibench", "sadf_json"),
         ("sadf_json", "iostat_json"),
         ("iostat_json", "sadf_csv"),

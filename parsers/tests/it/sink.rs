@@ -108,6 +108,10 @@ fn a_counting_sink_gets_what_the_collected_parse_holds_for_every_fixture() {
                 assert_eq!(count.intervals, 1, "{name}");
                 assert_eq!(r.source_format, format.id(), "{name}");
             }
+            Parsed::Intervals { reports: rs } => {
+                assert_eq!(count.intervals, rs.len(), "{name}");
+                assert!(rs.iter().all(|r| r.source_format == format.id()), "{name}");
+            }
             Parsed::Devices(log) => {
                 assert_eq!(log.format, format.id(), "{name}");
                 assert_eq!(count.begins.len(), 1, "{name}");

@@ -46,6 +46,15 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
         "Measured IOPS (read + write)".to_string(),
         sized("measured_iops", w.measured_iops.decimals as usize),
     ]);
+    if d.statistics
+        .get(crate::subject::database::PEAK_IN_INTERVAL)
+        .is_some_and(|s| s.n > 0)
+    {
+        t.add_row(vec![
+            "Peak IOPS inside the intervals (upper bound)".to_string(),
+            sized(crate::subject::database::PEAK_IN_INTERVAL, 1),
+        ]);
+    }
     if let Some(o) = w.exadata.as_ref().and_then(|x| x.off_exadata.as_ref()) {
         t.add_row(vec!["Off-Exadata estimate".to_string(), o.to_string()]);
     }
@@ -127,6 +136,8 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
 pub(crate) fn basis_text(d: &DatabaseAnalysis) -> &'static str {
     if d.sizing_basis == "measured_iops" {
         "measured IOPS"
+    } else if d.sizing_basis == crate::subject::database::PEAK_IN_INTERVAL {
+        "the peak IOPS inside the intervals (read_iops_max + write_iops_max)"
     } else {
         "required IOPS"
     }
@@ -201,7 +212,8 @@ pub(crate) fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::
         "Max",
         "Peak interval",
     ]);
-    for (f, _) in SERIES_FIELDS {
+    let peak = crate::subject::database::PEAK_IN_INTERVAL;
+    for f in SERIES_FIELDS.iter().map(|(f, _)| *f).chain([peak]) {
         let Some(s) = d.statistics.get(f) else {
             continue;
         };
@@ -225,7 +237,14 @@ pub(crate) fn write_intervals(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::
         ]);
     }
     right(&mut t, &[2, 3, 4, 5, 6]);
-    writeln!(out, "{t}\n")
+    writeln!(out, "{t}\n")?;
+    if d.statistics.get(peak).is_some_and(|s| s.n > 0) {
+        writeln!(
+            out,
+            "{peak}: the peak inside each interval beside its average (`read_iops_max + write_iops_max`, the busiest 60-second samples of the snapshot, summed over RAC instances): an upper bound of the busiest minute, since reads, writes and instances may peak in different minutes. `--size-on max-in-interval` sizes on its max.\n"
+        )?;
+    }
+    Ok(())
 }
 
 /// RAC global reports: each instance's share of the cluster figure.
@@ -374,7 +393,25 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     } else {
         format!(" ({})", flags.join(", "))
     };
-    if d.sources.len() <= 6 {
+    // A collector capture gives one record per snapshot and instance: its file is one source.
+    let mut files: Vec<(&String, usize, &Format)> = Vec::new();
+    for (file, (_, _, format)) in d.sources.iter().zip(&d.source_kinds) {
+        match files.iter_mut().find(|(f, _, _)| *f == file) {
+            Some(e) => e.1 += 1,
+            None => files.push((file, 1, format)),
+        }
+    }
+    if files.len() < d.sources.len() && files.len() <= 6 {
+        for (file, n, format) in &files {
+            writeln!(
+                out,
+                "- Source: `{}` — {} ({n} records: one per snapshot and instance), release {}{flag_text}",
+                crate::report::fmt::escape_controls(file),
+                format.name(),
+                db.release
+            )?;
+        }
+    } else if d.sources.len() <= 6 {
         for (file, (kind, title, format)) in d.sources.iter().zip(&d.source_kinds) {
             let what = match kind {
                 ReportKind::RacGlobal => "RAC global report",

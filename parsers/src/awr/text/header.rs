@@ -61,6 +61,7 @@ pub(crate) fn header_from_records(
         rac: yes_no(rec.get("rac")),
         cdb: yes_no(rec.get("cdb")),
         containers: Vec::new(),
+        size_on_disk: None,
     };
     let inst = InstanceInfo {
         name: get(&rec, &["instance"]).unwrap_or_default(),
@@ -286,6 +287,7 @@ pub(super) fn header_global(d: &Doc, cx: &mut Ctx) -> Result<Header, ParseError>
         rac: yes_no(rec.get("rac")),
         cdb: yes_no(rec.get("cdb")),
         containers: Vec::new(),
+        size_on_disk: None,
     };
     let id = |k: &str| {
         get(&rec, &[k])
