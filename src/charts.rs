@@ -296,7 +296,13 @@ pub fn database_charts(d: &DatabaseAnalysis, card: Option<&ReportCardSpec>) -> V
         clock: "interval begin, the database host's clock".into(),
         iops: (
             vec![
-                r.series("required IOPS", |w| w.required_iops.exact),
+                // Where the required formula is unknown (no redo writes: a RAC collector
+                // capture), sizing uses measured IOPS, and so does the chart.
+                Some(r.series("required IOPS", |w| w.required_iops.exact))
+                    .filter(has_values)
+                    .unwrap_or_else(|| {
+                        r.series("measured IOPS (read + write)", |w| w.measured_iops.exact)
+                    }),
                 r.series("read IOPS", |w| w.read_iops.exact),
                 r.series("write IOPS", |w| w.write_iops.exact),
             ],
