@@ -39,6 +39,8 @@ pub struct Chart {
     /// Bars instead of lines (a single interval): the demand against what each platform's
     /// recommended layout delivers. Empty for a line chart.
     pub bars: Vec<Bar>,
+    /// The series are stacked (each drawn on top of the ones before it): the fleet chart.
+    pub stacked: bool,
 }
 
 /// One bar of a single-interval chart.
@@ -113,6 +115,8 @@ pub enum RefKind {
     },
     /// The sizing statistic itself (p95, max… of the series).
     Statistic,
+    /// The members' own statistics added (a fleet chart: as if their peaks coincided).
+    SumOfMembers,
 }
 
 /// The peak of a series.
@@ -226,6 +230,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
         lines: p.iops.1,
         bands: Vec::new(),
         bars: Vec::new(),
+        stacked: false,
     });
     out.push(Chart {
         id: "mb_s",
@@ -237,6 +242,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
         lines: p.mb_s.1,
         bands: Vec::new(),
         bars: Vec::new(),
+        stacked: false,
     });
     if p.latency.0.iter().any(has_values) {
         out.push(Chart {
@@ -249,6 +255,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
             peak: None,
             bands: p.latency.1,
             bars: Vec::new(),
+            stacked: false,
         });
     }
     if p.cpu.first().is_some_and(has_values) {
@@ -262,6 +269,7 @@ fn assemble(p: Parts) -> Vec<Chart> {
             lines: Vec::new(),
             bands: Vec::new(),
             bars: Vec::new(),
+            stacked: false,
         });
     }
     out
@@ -436,7 +444,71 @@ fn single_interval(rec: &crate::rules::Recommendation) -> Chart {
         peak: None,
         bands: Vec::new(),
         bars,
+        stacked: false,
     }
+}
+
+/// The fleet chart of a consolidation with at least two members: each member's IOPS per
+/// aligned interval, stacked, with the statistic of the sum and the members' own statistics
+/// added (the saving is the gap between them); the peak of the sum marked. `None` without an
+/// aligned series. x = the aligned interval's begin on the members' printed clock.
+pub fn fleet_chart(c: &crate::consolidate::Consolidation) -> Option<Chart> {
+    let first = c.aligned.first()?;
+    let t0 = parse_time(&first.begin)?;
+    let points = |f: &dyn Fn(&crate::consolidate::AlignedInterval) -> Option<f64>| {
+        c.aligned
+            .iter()
+            .filter_map(|a| {
+                let t = parse_time(&a.begin)?;
+                Some(Point {
+                    time: a.begin.clone(),
+                    x: (t - t0).num_milliseconds() as f64 / 1000.0,
+                    y: f(a),
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let series: Vec<ChartSeries> = c
+        .members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ChartSeries {
+            name: m.name.clone(),
+            points: points(&|a| a.iops.get(i).copied().flatten()),
+        })
+        .collect();
+    let sum = ChartSeries {
+        name: "sum".into(),
+        points: points(&|a| a.sum),
+    };
+    let statistic = c.size_on.name().to_string();
+    let mut lines = Vec::new();
+    if let Some(v) = c.iops_of_sum {
+        lines.push(RefLine {
+            kind: RefKind::Statistic,
+            statistic: statistic.clone(),
+            value: v,
+        });
+    }
+    if let Some(v) = c.sum_of_iops {
+        lines.push(RefLine {
+            kind: RefKind::SumOfMembers,
+            statistic,
+            value: v,
+        });
+    }
+    Some(Chart {
+        id: "fleet-iops",
+        title: "Fleet IOPS on time-aligned intervals (stacked)".into(),
+        unit: "IOPS",
+        clock: "aligned interval begin, the members' clock".into(),
+        peak: peak_of(&sum),
+        series,
+        lines,
+        bands: Vec::new(),
+        bars: Vec::new(),
+        stacked: true,
+    })
 }
 
 /// The highest known point of `s` (the first of equal ones).

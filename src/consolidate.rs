@@ -169,6 +169,21 @@ pub struct Consolidation {
     pub capacity_missing: Vec<String>,
     /// `--consolidate`: the shared layout sized on the sum (one array, one layout per cloud).
     pub recommendation: Option<Recommendation>,
+    /// The aligned series behind the sum, one row per aligned interval in time order (empty
+    /// without 2 members): what the fleet chart stacks.
+    pub aligned: Vec<AlignedInterval>,
+}
+
+/// One aligned interval of a consolidation.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlignedInterval {
+    /// The bucket's begin (ISO 8601, the members' printed clock).
+    pub begin: String,
+    /// Each member's IOPS in this interval, in the order of [`Consolidation::members`]
+    /// (`None`: unknown there).
+    pub iops: Vec<Option<f64>>,
+    /// Their sum (`None` when a member's figure is unknown).
+    pub sum: Option<f64>,
 }
 
 /// 1970-01-01 00:00 of the printed clock: the origin of the buckets.
@@ -460,6 +475,21 @@ pub fn consolidate(
     } else {
         (None, None)
     };
+    let aligned: Vec<AlignedInterval> = if two {
+        keys.iter()
+            .zip(&iops_sum)
+            .map(|(k, sum)| AlignedInterval {
+                begin: bucket_time(*k, l),
+                iops: members
+                    .iter()
+                    .map(|(_, b)| b.get(k).and_then(|v| v[0]).map(trim6))
+                    .collect(),
+                sum: sum.map(trim6),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mb_sum = summed(3);
     let mb_s_of_sum = if two { stat(&mb_sum, size_on).0 } else { None };
     let add = |f: fn(&Member) -> Option<f64>| -> Option<f64> {
@@ -558,6 +588,7 @@ pub fn consolidate(
         capacity_gib,
         capacity_missing,
         recommendation,
+        aligned,
     })
 }
 

@@ -14,7 +14,8 @@ use crate::rules::grade::ReportCardSpec;
 /// One chart file.
 #[derive(Debug, Clone)]
 pub struct ChartFile {
-    /// The subject it belongs to: `database:` + a database's `key`, or `host:` + a host name.
+    /// The subject it belongs to: `database:` + a database's `key`, `host:` + a host name, or
+    /// `fleet:databases` / `fleet:hosts` (the consolidation's stacked chart).
     pub subject: String,
     /// The chart's title, the link text.
     pub title: String,
@@ -46,6 +47,19 @@ pub fn chart_files(run: &Run, card: Option<&ReportCardSpec>) -> Result<Vec<Chart
                 title: c.title.clone(),
                 file: format!("{}-{}.svg", file_safe(&d.key), c.id),
                 svg: super::svg::chart_svg(&c)?,
+            });
+        }
+    }
+    for (which, c) in [
+        ("databases", &run.consolidation.databases),
+        ("hosts", &run.consolidation.hosts),
+    ] {
+        if let Some(chart) = c.as_ref().and_then(crate::charts::fleet_chart) {
+            out.push(ChartFile {
+                subject: format!("fleet:{which}"),
+                title: chart.title.clone(),
+                file: format!("fleet-{which}-iops.svg"),
+                svg: super::svg::chart_svg(&chart)?,
             });
         }
     }

@@ -123,7 +123,10 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
                 .pos(Pos::new(HPos::Right, VPos::Bottom)),
         )))?;
     }
-    for (k, s) in c.series.iter().enumerate() {
+    if c.stacked {
+        draw_stacked(c, &mut chart, &mut legend)?;
+    }
+    for (k, s) in c.series.iter().enumerate().filter(|_| !c.stacked) {
         let colour = COLOURS[k % COLOURS.len()];
         // One line per run of known values: an unknown interval is a gap.
         let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
@@ -158,6 +161,14 @@ fn draw(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std::io:
             RefKind::Statistic => (
                 format!("{} = {}", l.statistic, fmt_num(l.value, 2)),
                 RGBColor(127, 127, 127),
+            ),
+            RefKind::SumOfMembers => (
+                format!(
+                    "sum of the members' {}s = {}",
+                    l.statistic,
+                    fmt_num(l.value, 2)
+                ),
+                RGBColor(140, 86, 75),
             ),
         };
         chart.draw_series(DashedLineSeries::new(
@@ -328,5 +339,44 @@ fn draw_bars(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std
         }
     }
     root.present()?;
+    Ok(())
+}
+
+/// The series of `c` stacked: each member's area drawn from the running total of the ones
+/// before it (an unknown value counts as nothing added, and the sum line shows the gap).
+fn draw_stacked<DB: DrawingBackend>(
+    c: &Chart,
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    legend: &mut Vec<(String, RGBColor, bool)>,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let Some(first) = c.series.first() else {
+        return Ok(());
+    };
+    let xs: Vec<f64> = first.points.iter().map(|p| p.x).collect();
+    let mut base = vec![0.0_f64; xs.len()];
+    for (k, s) in c.series.iter().enumerate() {
+        let colour = COLOURS[k % COLOURS.len()];
+        let top: Vec<f64> = base
+            .iter()
+            .zip(&s.points)
+            .map(|(b, p)| b + p.y.unwrap_or(0.0))
+            .collect();
+        let mut poly: Vec<(f64, f64)> = xs.iter().copied().zip(top.iter().copied()).collect();
+        poly.extend(xs.iter().copied().zip(base.iter().copied()).rev());
+        chart.draw_series(std::iter::once(Polygon::new(
+            poly,
+            colour.mix(0.55).filled(),
+        )))?;
+        chart.draw_series(LineSeries::new(
+            xs.iter().copied().zip(top.iter().copied()),
+            colour.stroke_width(1),
+        ))?;
+        legend.push((s.name.clone(), colour, false));
+        base = top;
+    }
     Ok(())
 }

@@ -211,3 +211,39 @@ fn host_chart_of_a_pdsh_capture() {
     // The capture prints avg-cpu in every report, so CPU is known in both intervals.
     assert!(charts[3].series[0].points.iter().all(|p| p.y.is_some()));
 }
+
+/// The fleet chart stacks the consolidation's aligned series: fixtures/fleet/ sums 5,000, 3,000
+/// and 4,000 IOPS per hour; the p95 of the sum is 4,000 + 0.9 × 1,000 = 4,900 and the members'
+/// p95s added 2,900 + 2,900 = 5,800; the peak of the sum is 10:00.
+#[test]
+fn fleet_chart_stacks_the_aligned_members() {
+    let rules = sizer::rules::RuleSet::builtin().unwrap();
+    let (inputs, failures) =
+        sizer::pipeline::discover(&[crate::common::root().join("fixtures/fleet")]);
+    let run = sizer::pipeline::run_inputs(inputs, failures, &rules, &Default::default()).unwrap();
+    let c = run
+        .consolidation
+        .databases
+        .as_ref()
+        .expect("a consolidation");
+    let sums: Vec<Option<f64>> = c.aligned.iter().map(|a| a.sum).collect();
+    assert_eq!(sums, [Some(5000.0), Some(3000.0), Some(4000.0)]);
+    for a in &c.aligned {
+        let added: f64 = a.iops.iter().map(|v| v.unwrap()).sum();
+        assert_eq!(Some(added), a.sum);
+    }
+    let chart = sizer::charts::fleet_chart(c).expect("a chart");
+    assert!(chart.stacked);
+    assert_eq!(chart.series.len(), c.members.len());
+    let lines: Vec<f64> = chart.lines.iter().map(|l| l.value).collect();
+    assert_eq!(lines, [4900.0, 5800.0]);
+    assert_eq!(
+        chart.peak.as_ref().unwrap().point.time,
+        "2024-05-06T10:00:00"
+    );
+    let svg = sizer::report::svg::chart_svg(&chart).unwrap();
+    assert!(
+        svg.contains("p95 = 4,900.00"),
+        "the legend names the statistic"
+    );
+}

@@ -73,6 +73,13 @@ fn write_markdown(
         if let Some(f) = crate::fleet::databases(run) {
             write_fleet(out, &f)?;
         }
+        if let Some((dir, files)) = charts {
+            let mine: Vec<&ChartFile> = files
+                .iter()
+                .filter(|f| f.subject == "fleet:databases")
+                .collect();
+            write_charts(out, dir, &mine)?;
+        }
     }
     for (i, d) in run.databases.iter().enumerate() {
         if i > 0 || run.databases.len() > 1 {
@@ -91,6 +98,13 @@ fn write_markdown(
         }
         if let Some(f) = crate::fleet::hosts(run) {
             write_host_fleet(out, &f)?;
+        }
+        if let Some((dir, files)) = charts {
+            let mine: Vec<&ChartFile> = files
+                .iter()
+                .filter(|f| f.subject == "fleet:hosts")
+                .collect();
+            write_charts(out, dir, &mine)?;
         }
     }
     for (i, h) in run.hosts.iter().enumerate() {
