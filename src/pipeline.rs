@@ -297,7 +297,7 @@ pub fn run_inputs_into(
         let pb = indicatif::ProgressBar::new(inputs.len() as u64);
         pb.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} {pos}/{len} files [{elapsed_precise}] {wide_bar} {per_sec}",
+                "{spinner} {pos}/{len} files read [{elapsed_precise}] {wide_bar} {per_sec}, {eta} left",
             )
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );

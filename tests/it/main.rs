@@ -10,6 +10,7 @@ mod cpu;
 mod duckdb_env;
 mod exadata;
 mod field_logs;
+mod fleet_gen;
 mod golden;
 mod hosts;
 mod onprem;
