@@ -4,13 +4,15 @@
 # database with its own DB Id and name, consecutive snapshots one hour apart, the instances of a
 # RAC database sharing them), read by `sizer analyze -f json DIR` on 1 thread and on all cores
 # under GNU time. Prints a Markdown table: reports, input size, threads, wall, user and system
-# CPU, reports/s, reports/s per thread, peak RSS and the 1-minute load average before the run
-# (other work on the machine shows there), then the projection for 1,000,000 reports from the
-# slope between the two largest sets.
+# CPU, reports/s, reports/s per thread, reports per CPU second (user + sys: the per-core rate,
+# less disturbed than the wall by other work on the machine), peak RSS and the 1-minute load
+# average before the run, then the projection for 1,000,000 reports from the slope between the
+# two largest sets.
 #
 #   benches/fleet.sh [N...]        (default 1000 10000 50000 100000)
 #   DATABASES=M (default 500); JOBS="1 2" (default "1 $(nproc)"); RUNS=k (default 1, best of k)
 #   TARGET_DIR (default /work/target-release-bench); WORK (default ${TMPDIR:-/tmp})
+#   SIZER_BIN, FLEET_GEN: binaries already built (then nothing is built)
 #
 # Each set is removed after it is measured (100,000 reports are about 7.5 GB gzip'd). Needs
 # ../shared/corpus beside the project and GNU time. Not part of the tests: timings depend on
@@ -25,9 +27,11 @@ target=${TARGET_DIR:-/work/target-release-bench}
 corpus=../shared/corpus/awr
 [ -d "$corpus" ] || { echo "SKIPPED: $corpus not found" >&2; exit 0; }
 [ -x /usr/bin/time ] || { echo "GNU time (/usr/bin/time) is needed for peak memory" >&2; exit 1; }
-cargo build --release --quiet --target-dir "$target" --bin sizer --example fleet_gen
-bin=$target/release/sizer
-gen=$target/release/examples/fleet_gen
+bin=${SIZER_BIN:-$target/release/sizer}
+gen=${FLEET_GEN:-$target/release/examples/fleet_gen}
+if [ -z "${SIZER_BIN:-}${FLEET_GEN:-}" ]; then
+  cargo build --release --quiet --target-dir "$target" --bin sizer --example fleet_gen
+fi
 templates=()
 while read -r t; do
   case $t in '#'* | '') ;; *) templates+=("$corpus/$t") ;; esac
@@ -37,8 +41,8 @@ trap 'rm -rf "$work"' EXIT
 
 echo "sizer $("$bin" --version | cut -d' ' -f2), $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), $dbs databases"
 echo
-echo "| reports | input (gzip) | threads | wall (best of $runs) | user | sys | reports/s | per thread | peak RSS | load before |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| reports | input (gzip) | threads | wall (best of $runs) | user | sys | reports/s | per thread | per CPU s | peak RSS | load before |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 rows=()
 for n in $sizes; do
   set_dir=$work/fleet-$n
@@ -61,8 +65,8 @@ for n in $sizes; do
     read -r wall user sys rss load <<< "$best"
     rows+=("$j $count $wall $rss")
     awk -v n="$count" -v mb="$mb" -v j="$j" -v w="$wall" -v u="$user" -v s="$sys" -v r="$rss" -v l="$load" 'BEGIN {
-      printf "| %d | %d MB | %d | %.1f s | %.1f s | %.1f s | %.0f | %.0f | %.0f MB | %s |\n",
-        n, mb, j, w, u, s, n / w, n / w / j, r / 1024, l }'
+      printf "| %d | %d MB | %d | %.1f s | %.1f s | %.1f s | %.0f | %.0f | %.0f | %.0f MB | %s |\n",
+        n, mb, j, w, u, s, n / w, n / w / j, n / (u + s), r / 1024, l }'
   done
   rm -rf "$set_dir"
 done
