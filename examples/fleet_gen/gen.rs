@@ -13,7 +13,7 @@
 //! until at least the asked number of reports is written (a database's round is never split, so
 //! the count may exceed it by `rac_instances - 1`).
 //!
-//! In the header, cells are found by their table's column names (`DB Name`, `DB Id`,
+//! In the header, the `<title>` is replaced and cells are found by their table's column names (`DB Name`, `DB Id`,
 //! `Unique Name`, `Instance`, `Inst num`, `RAC`, `Host Name`, `Snap Id`, `Snap Time`) and the row
 //! label (`Begin Snap:`, `End Snap:`, `Elapsed:`), never by position. A gzip'd report is two
 //! gzip members (the header's, then the shared body's), which `gunzip` and sizer read as one
@@ -129,7 +129,7 @@ impl Template {
         let end = begin + Duration::hours(1);
         let snap = plan.first_snap + r as u64;
         let time = |t: NaiveDateTime| t.format("%d-%b-%y %H:%M:%S").to_string();
-        rewrite_rows(&self.head, |label, col, _old| {
+        let head = rewrite_rows(&self.head, |label, col, _old| {
             let v = match (label, col) {
                 ("begin snap:", "snap id") => snap.to_string(),
                 ("begin snap:", "snap time") => time(begin),
@@ -145,7 +145,18 @@ impl Template {
                 _ => return None,
             };
             Some(v)
-        })
+        });
+        // The title names the report in sizer's source lines: the template's would be wrong.
+        let title = format!(
+            "<title>AWR Report for DB: {name}, Inst: {instance}, Snaps: {snap}-{}</title>",
+            snap + 1
+        );
+        match (head.find("<title>"), head.find("</title>")) {
+            (Some(a), Some(b)) if a < b => {
+                format!("{}{title}{}", &head[..a], &head[b + "</title>".len()..])
+            }
+            _ => head,
+        }
     }
 }
 

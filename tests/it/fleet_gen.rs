@@ -62,6 +62,15 @@ fn check(v: &Value, want: &[usize], rac: &[bool]) {
         .map(|(n, r)| n * if *r { 2 } else { 1 })
         .sum();
     assert_eq!(v["reports"].as_array().unwrap().len(), reports);
+    // Each report's title (sizer's source line) names the generated database, not the template.
+    for r in v["reports"].as_array().unwrap() {
+        let title = r["source"]["title"].as_str().unwrap();
+        let want = format!(
+            "AWR Report for DB: {}, ",
+            r["database"]["db_name"].as_str().unwrap()
+        );
+        assert!(title.starts_with(&want), "{title}");
+    }
     for (d, (&n, &is_rac)) in want.iter().zip(rac).enumerate() {
         let key = format!("{} (DB Id {})", gen::db_name(d), gen::db_id(d));
         let db = dbs
