@@ -178,6 +178,11 @@ fn a_terminal_run_draws_progress() {
         .output()
         .expect("run script");
     let tty = String::from_utf8_lossy(&o.stdout);
+    // Files read of the total, the rate and the time left (the last draw, before it is cleared).
     assert!(tty.contains("6/6 files read"), "terminal output: {tty:?}");
+    assert!(
+        tty.contains(" files/s, ") && tty.contains(" left"),
+        "terminal output: {tty:?}"
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }
