@@ -589,7 +589,9 @@ fn analyze_cmd(mut a: AnalyzeArgs) -> Exit {
             SizeOnArg::Max => SizeOn::Max,
             SizeOnArg::MaxInInterval => SizeOn::MaxInInterval,
         },
-        progress: std::io::stderr().is_terminal(),
+        // Progress only for a person watching: stderr a terminal, and not a CI job (some CI
+        // runners give jobs a pseudo-terminal, and their logs keep every redraw).
+        progress: std::io::stderr().is_terminal() && std::env::var_os("CI").is_none(),
         ..settings
     };
     let (inputs, failures) = match (a.from_export, a.shard) {

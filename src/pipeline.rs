@@ -328,8 +328,17 @@ pub fn run_inputs_into(
         let pb = indicatif::ProgressBar::new(inputs.len() as u64);
         pb.set_style(
             indicatif::ProgressStyle::with_template(
-                "{spinner} {pos}/{len} files [{elapsed_precise}] {wide_bar} {per_sec}",
+                "{spinner} {pos}/{len} files read [{elapsed_precise}] {wide_bar} {rate}, {eta} left",
             )
+            .map(|s| {
+                // indicatif's `{per_sec}` prints four decimals; a whole number of files/s reads.
+                s.with_key(
+                    "rate",
+                    |st: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.0} files/s", st.per_sec());
+                    },
+                )
+            })
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
         pb

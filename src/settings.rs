@@ -65,7 +65,9 @@ pub struct Settings {
     pub platforms: Vec<String>,
     /// The statistic of the interval series to size on.
     pub size_on: SizeOn,
-    /// Show a progress bar on stderr (only drawn when stderr is a terminal).
+    /// Show a progress bar on stderr: files read of the total, the rate (files/s) and the time
+    /// left. `sizer analyze` sets it when stderr is a terminal and `CI` is not set; indicatif
+    /// also draws nothing when stderr is not a terminal.
     pub progress: bool,
     /// OS disk logs: device selection, date order, `iostat -y`.
     pub devices: DeviceSettings,

@@ -13,6 +13,7 @@ mod duckdb_env;
 mod exadata;
 mod field_logs;
 mod fleet;
+mod fleet_gen;
 mod golden;
 mod hosts;
 mod html_report;
