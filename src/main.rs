@@ -273,7 +273,7 @@ enum DateOrderArg {
 enum OutputFormat {
     /// Markdown for people.
     Markdown,
-    /// HTML for people: one self-contained file (inline CSS and SVG charts, no script, nothing
+    /// HTML for people: one self-contained file (inline CSS and SVG charts, nothing
     /// fetched), printable on A4.
     Html,
     /// JSON for machines (schema: docs/json-schema.md).

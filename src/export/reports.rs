@@ -599,7 +599,13 @@ pub(crate) fn read(df: &DataFrame) -> PolarsResult<Vec<Entry>> {
                 ]
                 .into_iter()
                 .find(|f| f.id() == fmt)
-                .ok_or_else(|| bad(format!("row {r}: format '{fmt}' is not a report format")))?;
+                .ok_or_else(|| {
+                    bad(if fmt == sizer_parsers::Format::AwrMiner.id() {
+                        format!("row {r}: a collector capture ('{fmt}'): --from-export rebuilds AWR and Statspack reports only; analyse collector captures in one run, beside the merge (docs/scale.md)")
+                    } else {
+                        format!("row {r}: format '{fmt}' is not a report format")
+                    })
+                })?;
                 let kind = match kind[r].as_deref().unwrap_or_default() {
                     "instance" => ReportKind::Instance,
                     "rac_global" => ReportKind::RacGlobal,

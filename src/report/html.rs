@@ -1,6 +1,7 @@
 //! The HTML report (`--format html`): one self-contained file with the Markdown report's
-//! sections, its charts inline as SVG and its CSS inline. No script, no font, no external
-//! reference: it opens offline and can be mailed.
+//! sections, its charts inline as SVG and its CSS inline. No font and no external reference (one
+//! inline line of script opens the folded tables for printing): it opens offline and can be
+//! mailed.
 //!
 //! Flow: the Markdown renderer writes the report with each chart linked under a placeholder
 //! directory; pulldown-cmark turns it into HTML events, in which each chart link becomes the
@@ -43,10 +44,16 @@ hr { border: 0; border-top: 3px double #d0d7de; margin: 2.5em 0; }
   tr { page-break-inside: avoid; }
   details > summary { display: none; }
   details { display: block; }
+  details::details-content { content-visibility: visible; display: block; }
   figure.chart { page-break-inside: avoid; }
   hr { page-break-after: always; border: 0; }
 }
 "#;
+
+/// The page's only script, inline: printing opens every folded table (browsers without
+/// `::details-content` would print them closed). Nothing is fetched.
+const PRINT_OPEN: &str =
+    "addEventListener('beforeprint',function(){document.querySelectorAll('details').forEach(function(d){d.open=true})})";
 
 /// Renders the run as one HTML document, `charts` inline.
 ///
@@ -79,7 +86,7 @@ pub fn write_page(
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
     write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"sizer {}\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"sizer {}\">\n<title>{}</title>\n<style>{CSS}</style>\n<script>{PRINT_OPEN}</script>\n</head>\n<body>\n{body}</body>\n</html>\n",
         env!("CARGO_PKG_VERSION"),
         escape(title)
     )

@@ -506,3 +506,25 @@ fn the_results_query_reproduces_the_cross_platform_totals_with_a_capacity_file()
     }
     assert_eq!(checked, 3, "aws, azure and gcp totals checked");
 }
+
+/// An export that holds an AWR Miner capture is refused by `--from-export` with the reason
+/// (its snapshot records are not rebuilt), never merged into a wrong answer.
+#[test]
+fn a_collector_capture_in_an_export_is_refused_by_the_merge() {
+    let d = tempfile::tempdir().unwrap();
+    let x = d.path().join("cap.parquet");
+    let o = sizer(&[
+        "analyze",
+        "--export",
+        x.to_str().unwrap(),
+        "fixtures/collectors/awrminer-lgwr-single.out",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sizer(&["analyze", "--from-export", x.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("a collector capture ('awr_miner'): --from-export rebuilds AWR and Statspack reports only"),
+        "{}",
+        stderr(&o)
+    );
+}

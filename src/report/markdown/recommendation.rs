@@ -10,6 +10,73 @@ use crate::report::wording::{not_evaluated_reason, HostLine};
 use crate::rules::findings::Explanation;
 use crate::rules::{Recommendation, TierOption, Unit};
 
+/// `## Answer`: the report's opening table, one row per platform: the recommended tier, count ×
+/// size, the monthly cost (or why there is none: no list price on-premises, "capacity not given"
+/// for a performance-only layout, never a dollar figure that looks final), and the sized IOPS
+/// and MB/s with what they were sized on (`sized_on`: `p95 of 24 intervals + 30 % headroom`).
+pub(crate) fn write_answer(
+    out: &mut dyn Write,
+    rec: Option<&Recommendation>,
+    sized_on: &str,
+) -> io::Result<()> {
+    let Some(rec) = rec else {
+        return Ok(());
+    };
+    writeln!(out, "## Answer\n")?;
+    let mut t = table(&[
+        "Platform",
+        "Recommended",
+        "Count × size",
+        "Monthly cost (USD)",
+        "Sized IOPS",
+        "Sized MB/s",
+    ]);
+    for p in &rec.platforms {
+        let short = p.name.split(" (").next().unwrap_or(&p.name).to_string();
+        let row = match &p.recommended {
+            Some(o) => {
+                let unit = match o.unit {
+                    Unit::Drive => "drive",
+                    Unit::Volume => "volume",
+                };
+                let cost = match (o.monthly_cost_usd, rec.capacity_given) {
+                    (None, _) => "no list price".to_string(),
+                    (Some(_), false) => "capacity not given".to_string(),
+                    (Some(c), true) => fmt_num(c, 2),
+                };
+                vec![
+                    short,
+                    format!("`{}`", o.tier_id),
+                    format!(
+                        "{} × {} GiB {unit}{}",
+                        o.count,
+                        fmt_num(o.size_per_unit_gib, 0),
+                        if o.count == 1 { "" } else { "s" }
+                    ),
+                    cost,
+                    fmt_num(rec.sized_iops, 0),
+                    opt_num(rec.sized_mb_s, 2),
+                ]
+            }
+            None => vec![
+                short,
+                "no tier meets the demand".to_string(),
+                "–".into(),
+                "–".into(),
+                fmt_num(rec.sized_iops, 0),
+                opt_num(rec.sized_mb_s, 2),
+            ],
+        };
+        t.add_row(row);
+    }
+    right(&mut t, &[3, 4, 5]);
+    writeln!(out, "{t}\n")?;
+    writeln!(
+        out,
+        "Sized on {sized_on}; the sections below give the evidence, and each platform's every-tier comparison.\n"
+    )
+}
+
 pub(crate) fn option_summary(o: &TierOption, capacity_given: bool) -> String {
     let unit = match o.unit {
         Unit::Drive => "drive",
