@@ -60,6 +60,16 @@ pub enum PlatformChoice {
     },
 }
 
+/// Report files analysed: each AWR or Statspack report is one, and a collector capture (one
+/// record per snapshot and instance) is one too.
+fn report_files(run: &Run) -> usize {
+    run.databases
+        .iter()
+        .flat_map(|d| d.sources.iter())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
+
 /// One database of the fleet summary.
 #[derive(Debug, Clone, Serialize)]
 pub struct DatabaseRow {
@@ -93,7 +103,7 @@ pub struct DatabaseRow {
 /// Totals of the database fleet (the databases' figures added as if their peaks coincided).
 #[derive(Debug, Clone, Serialize)]
 pub struct DatabaseTotals {
-    /// Reports analysed in the run.
+    /// Report files analysed in the run (a collector capture counts once).
     pub reports: usize,
     /// Intervals of all databases.
     pub intervals: usize,
@@ -120,7 +130,7 @@ pub struct DatabaseFleet {
     pub size_on: SizeOn,
     /// Databases.
     pub databases: usize,
-    /// Reports analysed.
+    /// Report files analysed (a collector capture counts once).
     pub reports: usize,
     /// Files that could not be analysed.
     pub failed: usize,
@@ -314,7 +324,7 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
         });
     }
     let totals = DatabaseTotals {
-        reports: run.analyses.len(),
+        reports: report_files(run),
         intervals: rows.iter().map(|r| r.intervals).sum(),
         iops: rows
             .iter()
@@ -358,7 +368,7 @@ pub fn databases(run: &Run) -> Option<DatabaseFleet> {
         consolidation,
         size_on: first.size_on,
         databases: run.databases.len(),
-        reports: run.analyses.len(),
+        reports: report_files(run),
         failed: run.failures.len(),
         skipped: run.skipped.len(),
         duplicates: run.duplicates.len(),
