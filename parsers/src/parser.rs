@@ -58,7 +58,7 @@ pub trait FormatParser: Sync {
     /// True when `bytes` (the raw start of an input, before any decoding: at least its first
     /// 64 KiB, or the whole input) is this format. For container formats whose files are
     /// binary (a zip archive): the registry asks them before the input is decoded as text
-    /// ([`crate::registry::detect_bytes`]). The default says no.
+    /// (`registry::detect_bytes`). The default says no.
     fn detect_bytes(&self, bytes: &[u8]) -> bool {
         let _ = bytes;
         false
