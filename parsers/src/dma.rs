@@ -295,7 +295,7 @@ struct Snaps {
 ///   without the Diagnostics Pack writes neither);
 /// - section the member's name when its heading lacks a column read (`DBID`,
 ///   `INSTANCE_NUMBER`, `HO`/`HH`/`HOUR`, `METRIC_NAME`, `AVG_VALUE`; `MIN_BEGIN_INTERVAL_TIME`),
-///   a cell is not a number or time, an hour is not 0–23, or none of the IO metrics is present;
+///   a cell is not a number or time (or an `AVG_VALUE` is negative), an hour is not 0–23, or none of the IO metrics is present;
 /// - the sink's.
 pub fn parse_archive(bytes: &[u8], sink: &mut dyn Sink) -> Result<(), ParseError> {
     let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| {
@@ -413,9 +413,17 @@ pub fn parse_archive(bytes: &[u8], sink: &mut dyn Sink) -> Result<(), ParseError
         if db_id == 0 {
             db_id = m.number(*line, row, m_db)?.map_or(0, |v| v as u64);
         }
-        let Some(v) = m.number(*line, row, m_avg)?.filter(|v| *v >= 0.0) else {
+        let Some(v) = m.number(*line, row, m_avg)? else {
             continue;
         };
+        if v < 0.0 {
+            return Err(ParseError::section(
+                &m.name,
+                Some(*line),
+                "a rate of 0 or more in column AVG_VALUE",
+                format!("'{}'", m.cell(*line, row, m_avg)?),
+            ));
+        }
         match stat {
             Some(stat) => {
                 io_rows += 1;
@@ -655,6 +663,16 @@ mod tests {
             assert_eq!(row[n], "Redo Writes Per Sec", "{text}");
             assert_eq!(e.number(*line, row, v).unwrap(), Some(4.0), "{text}");
         }
+    }
+
+    #[test]
+    fn a_cell_that_is_no_number_is_an_error_naming_member_and_line() {
+        let e = Extract::of("m.csv", "\nHO|AVG_VALUE\n05|NaN\n05|inf\n").unwrap();
+        for (line, row) in &e.rows {
+            let err = e.number(*line, row, 1).unwrap_err().to_string();
+            assert!(err.contains("m.csv") && err.contains("AVG_VALUE"), "{err}");
+        }
+        assert_eq!(e.rows[0].0, 3);
     }
 
     #[test]
