@@ -44,6 +44,7 @@ pub mod awr_miner;
 mod checked;
 mod dates;
 pub mod disk;
+pub mod dma;
 pub mod entity;
 pub mod error;
 pub mod esxtop;
@@ -90,8 +91,8 @@ pub fn detect(text: &str) -> Result<Format, ParseError> {
 pub enum Parsed {
     /// An AWR report (HTML or text) or a Statspack report: the same records.
     Awr(Box<awr::AwrReport>),
-    /// A collector capture (AWR Miner, DBCSI): one record per snapshot and instance, in file
-    /// order ([`awr_miner`]).
+    /// A collector capture: AWR Miner or DBCSI, one record per snapshot and instance, in file
+    /// order ([`awr_miner`]); a DMA archive, one record per instance and hour of day ([`dma`]).
     Intervals {
         /// The records, in file order.
         reports: Vec<awr::AwrReport>,
@@ -142,6 +143,13 @@ pub fn parse_bytes_into(
     settings: &ParseSettings,
     sink: &mut dyn Sink,
 ) -> Result<Format, ParseError> {
+    // A container format (the DMA zip archive) is recognised from its raw bytes, before they
+    // are decoded as text (where a zip is refused).
+    if let Some(parser) = registry::detect_bytes(bytes) {
+        let mut checked = checked::Checked::new(sink);
+        parser.parse_bytes(bytes, settings, &mut checked)?;
+        return Ok(parser.info().format);
+    }
     let decoded = input::decode(bytes)?;
     // An Ansible header line comes before the log it names, so the registry could take the
     // first host's lines for a log of the whole file: the capture is recognised first.

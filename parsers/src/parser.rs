@@ -55,6 +55,30 @@ pub trait FormatParser: Sync {
         sink: &mut dyn Sink,
     ) -> Result<(), ParseError>;
 
+    /// True when `bytes` (the raw start of an input, before any decoding: at least its first
+    /// 64 KiB, or the whole input) is this format. For container formats whose files are
+    /// binary (a zip archive): the registry asks them before the input is decoded as text
+    /// (`registry::detect_bytes`). The default says no.
+    fn detect_bytes(&self, bytes: &[u8]) -> bool {
+        let _ = bytes;
+        false
+    }
+
+    /// Parses a whole raw input (a format that [`FormatParser::detect_bytes`] recognises). The
+    /// default decodes it ([`crate::input::decode`]) and calls [`FormatParser::parse`].
+    ///
+    /// # Errors
+    /// As [`FormatParser::parse`], and the decoding's.
+    fn parse_bytes(
+        &self,
+        bytes: &[u8],
+        settings: &ParseSettings,
+        sink: &mut dyn Sink,
+    ) -> Result<(), ParseError> {
+        let decoded = crate::input::decode(bytes)?;
+        self.parse(&decoded.text, settings, sink)
+    }
+
     /// True when [`FormatParser::parse_stream`] reads line by line without holding the input.
     fn streams(&self) -> bool {
         false

@@ -43,6 +43,8 @@ registry! {
     AwrHtml => crate::awr::html::AwrHtml,
     /// Oracle AWR Miner or AWS DBCSI capture file (`awr-hist-….out`).
     AwrMiner => crate::awr_miner::AwrMiner,
+    /// Google Database Migration Assessment (DMA) zip archive (`opdb__<extract>__<tag>.csv`).
+    DmaArchive => crate::dma::DmaArchive,
     /// ESXi `esxtop -b` batch CSV (PDH-CSV 4.0).
     EsxtopCsv => crate::esxtop::EsxtopCsv,
     /// vSAN performance service SOAP response or support-bundle stats dump.
@@ -85,6 +87,13 @@ impl Format {
     pub fn name(self) -> &'static str {
         parser(self).info().name
     }
+
+    /// Whether the format is a collector capture (AWR Miner / DBCSI, DMA): one file holding
+    /// every instance's rows from `DBA_HIST`, so an instance absent from an interval was not
+    /// running, not a missing report.
+    pub fn collector(self) -> bool {
+        matches!(self, Format::AwrMiner | Format::DmaArchive)
+    }
 }
 
 impl serde::Serialize for Format {
@@ -103,6 +112,13 @@ pub fn parser(format: Format) -> &'static dyn FormatParser {
     // The macro lists the variants and the parsers in one order; a test checks that each
     // parser's `info().format` is its own variant.
     PARSERS[format as usize]
+}
+
+/// The first format, in [`PARSERS`] order, whose [`FormatParser::detect_bytes`] says yes to
+/// the raw (undecoded) `bytes`: a container format (the DMA zip archive), asked before the
+/// bytes are decoded as text. `None` for every text format.
+pub fn detect_bytes(bytes: &[u8]) -> Option<&'static dyn FormatParser> {
+    PARSERS.iter().find(|p| p.detect_bytes(bytes)).copied()
 }
 
 /// The first format, in [`PARSERS`] order, whose [`FormatParser::detect`] says yes.

@@ -514,7 +514,7 @@ pub(crate) fn database(
                 .collect();
             // A collector file reads every instance's rows from DBA_HIST: an instance absent
             // from a snapshot had no metrics then (down), it is not a missing report.
-            let collector = used.iter().all(|&m| infos[m].1.format == Format::AwrMiner);
+            let collector = used.iter().all(|&m| infos[m].1.format.collector());
             if collector {
                 if !missing.is_empty() {
                     flags.push(format!(

@@ -228,6 +228,7 @@ per_format! {
     statspack => Statspack,
     awr_html => AwrHtml,
     awr_miner => AwrMiner,
+    dma_archive => DmaArchive,
     esxtop_csv => EsxtopCsv,
     vsan_soap => VsanSoap,
     vsan_json => VsanJson,

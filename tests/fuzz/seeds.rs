@@ -1,6 +1,6 @@
 //! The seeds: real files of each format, read from disk at run time (never copied into the
 //! project). Every file of `../shared/corpus/` and `fixtures/` is decoded (gunzipped, UTF-16 to
-//! UTF-8) and detected once per process; each format then gets its smallest few files from
+//! UTF-8; a DMA zip archive is kept as its bytes) and detected once per process; each format then gets its smallest few files from
 //! each tree, so that a case stays fast while the seeds still differ in layout.
 
 use std::collections::BTreeMap;
@@ -39,10 +39,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
         .filter_map(Result::ok)
         .filter(|e| e.file_type().is_file())
         .map(|e| e.into_path())
-        .filter(|p| {
-            !p.extension()
-                .is_some_and(|x| x == "zip" || x == "md" || x == "jsonl")
-        })
+        .filter(|p| !p.extension().is_some_and(|x| x == "md" || x == "jsonl"))
         .collect();
     v.sort();
     v
@@ -53,6 +50,10 @@ fn classify(path: &Path) -> Option<(Format, Vec<u8>)> {
     let raw = std::fs::read(path).ok()?;
     if raw.len() > 8 * 1024 * 1024 {
         return None;
+    }
+    // A container format (the DMA zip archive) is its raw bytes: it is never decoded as text.
+    if let Some(p) = sizer_parsers::registry::detect_bytes(&raw) {
+        return Some((p.info().format, raw));
     }
     let decoded = sizer_parsers::input::decode(&raw).ok()?;
     let format = sizer_parsers::detect(&decoded.text).ok()?;

@@ -187,3 +187,55 @@ fn peaks_inside_snapshots_are_shown_and_can_be_sized_on() {
     assert_exit(&o, 0);
     assert!(stdout(&o).contains("no_peak_in_interval"), "{}", stdout(&o));
 }
+
+#[test]
+fn dma_archive_is_sized_on_its_hour_of_day_profile() {
+    let Some(p) = corpus_file("collectors", "dma-3.0.8-19c-2node-rac-29days.zip") else {
+        return;
+    };
+    // EXPECTED.jsonl has no line for the DMA archive: the figures are hand-checked with
+    //   unzip -p dma-….zip 'opdb__awrhistsysmetricsumm__*' | awk -F'|' \
+    //     '$5=="Physical Read Total IO Requests Per Sec"||$5=="Physical Write Total IO Requests Per Sec" \
+    //      {s[$4]+=$7} END{for(h in s) print h, s[h]}'
+    // (column 7 = AVG_VALUE, summed over both instances per hour HO). Hour 00: instance 1
+    // 224 + 53 = 277, instance 2 119, sum 396 = the max. Sorted, the 24 hourly sums end
+    // … 327, 372, 380, 396; p95 by linear interpolation: rank 0.95 × 23 = 21.85 (0-based),
+    // 372 + 0.85 × (380 − 372) = 378.8.
+    let db = database(&p);
+    assert_eq!(db["key"], "OUSPRD (DB Id 203789423)");
+    assert_eq!(db["instances"].as_array().unwrap().len(), 2);
+    let ivs = db["intervals"].as_array().unwrap();
+    assert_eq!(ivs.len(), 24);
+    assert!(ivs.iter().all(|i| i["scope"] == "rac_sum"));
+    let h0 = &ivs[0];
+    assert!((h0["workload"]["measured_iops"]["value"].as_f64().unwrap() - 396.0).abs() < 1e-9);
+    let m = &db["statistics"]["measured_iops"];
+    assert_eq!(m["n"].as_u64(), Some(24));
+    assert!((m["max"].as_f64().unwrap() - 396.0).abs() < 1e-9);
+    assert!((m["p95"].as_f64().unwrap() - 378.8).abs() < 1e-9);
+    // Redo Writes Per Sec is in the extract: required = measured + redo writes.
+    assert_eq!(db["sizing_basis"], "required_iops");
+    let text = serde_json::to_string(&db).unwrap();
+    assert!(
+        text.contains("hour-of-day profile"),
+        "the coarser-basis caveat"
+    );
+    assert!(
+        text.contains("AVERAGE + 2 × STANDARD_DEVIATION"),
+        "the inflation caveat"
+    );
+}
+
+#[test]
+fn dma_archive_without_the_metric_extracts_fails_naming_file_and_extract() {
+    let f = "fixtures/collectors/dma-no-metrics.zip";
+    let o = sizer(&["analyze", f]);
+    assert_exit(&o, 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(f)
+            && err.contains("opdb__awrhistsysmetricsumm__")
+            && err.contains("only dbsummary"),
+        "{err}"
+    );
+}

@@ -508,6 +508,7 @@ impl AwrReport {
             crate::Format::AwrText,
             crate::Format::Statspack,
             crate::Format::AwrMiner,
+            crate::Format::DmaArchive,
         ]
         .into_iter()
         .find(|f| f.id() == self.source_format)

@@ -137,6 +137,7 @@ fn every_format_has_one_row_with_unique_id_and_name() {
         Format::AwrText,
         Format::Statspack,
         Format::AwrMiner,
+        Format::DmaArchive,
         Format::IostatText,
         Format::SarText,
         Format::SadfCsv,
