@@ -203,7 +203,18 @@ fn iso(t: NaiveDateTime) -> String {
 /// A database's counted intervals (not excluded) with a begin time: its sizing basis
 /// (`required_iops` or `measured_iops`), read and write IOPS, and MB/s.
 pub fn database_series(d: &DatabaseAnalysis) -> SubjectSeries {
-    let counted: Vec<_> = d.intervals.iter().filter(|i| !i.excluded).collect();
+    // A DMA archive's intervals are hours of the day over its whole window, dated on the
+    // window's first day only to be shown: they carry no calendar time to align by, so such a
+    // database has no timed point (it is named with `NoTimes`).
+    let profile = !d.source_kinds.is_empty()
+        && d.source_kinds
+            .iter()
+            .all(|(_, _, f)| *f == sizer_parsers::Format::DmaArchive);
+    let counted: Vec<_> = d
+        .intervals
+        .iter()
+        .filter(|i| !i.excluded && !profile)
+        .collect();
     let points = counted
         .iter()
         .filter_map(|i| {

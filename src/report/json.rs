@@ -52,7 +52,7 @@ pub fn json(run: &Run, out: &mut dyn Write) -> io::Result<()> {
         reports: run
             .analyses
             .iter()
-            .filter(|a| a.source.format != sizer_parsers::Format::AwrMiner)
+            .filter(|a| !a.source.format.collector())
             .collect(),
         failed: &run.failures,
         skipped: &run.skipped,

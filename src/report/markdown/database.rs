@@ -405,9 +405,14 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         for (file, n, format) in &files {
             writeln!(
                 out,
-                "- Source: `{}` — {} ({n} records: one per snapshot and instance), release {}{flag_text}",
+                "- Source: `{}` — {} ({n} records: one per {} and instance), release {}{flag_text}",
                 crate::report::fmt::escape_controls(file),
                 format.name(),
+                if **format == Format::DmaArchive {
+                    "hour of day"
+                } else {
+                    "snapshot"
+                },
                 db.release
             )?;
         }
