@@ -239,3 +239,20 @@ fn dma_archive_without_the_metric_extracts_fails_naming_file_and_extract() {
         "{err}"
     );
 }
+
+/// AWR Miner 5.0.1's documentation sample, zipped as Oracle ships it
+/// (`awr-hist-1288227953-ORCL-14815-14820.out` inside): read from the zip as the capture itself.
+/// MAIN-METRICS (unzip -p + awk) reads 19.4 + 7.6 = 27.0, 5.4 + 3.8 = 9.2, 1.7 + 1.5 = 3.2,
+/// 1.1 + 1.4 = 2.5 and 1.2 + 1.4 = 2.6 IOPS: max 27.0, p95 9.2 + 0.8 × (27.0 − 9.2) = 23.44.
+#[test]
+fn a_zipped_capture_reads_as_the_capture() {
+    let Some(f) = corpus_file("collectors", "awrminer-5.0.1-doc-sample-output.zip") else {
+        return;
+    };
+    let db = database(&f);
+    assert_eq!(db["database"]["db_id"], 1288227953u64);
+    let s = &db["statistics"]["measured_iops"];
+    assert_eq!(s["n"], 5);
+    assert!((s["max"].as_f64().unwrap() - 27.0).abs() < 1e-9, "{s}");
+    assert!((s["p95"].as_f64().unwrap() - 23.44).abs() < 1e-9, "{s}");
+}

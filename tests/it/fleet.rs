@@ -273,9 +273,9 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     assert_eq!(v["capacity_rows"], serde_json::json!([]), "{err}");
     let x = &v["fleet"]["databases"]["cross_platform"];
     let rows = x["rows"].as_array().unwrap();
-    // 15 AWR and Statspack databases, the 5 AWR Miner / DBCSI captures (sized from their
-    // SIZE-ON-DISK, not from the file) and the DMA archive (OUSPRD).
-    assert_eq!(rows.len(), 21);
+    // 15 AWR and Statspack databases, the 6 AWR Miner / DBCSI captures (one of them zipped;
+    // sized from their SIZE-ON-DISK, not from the file) and the DMA archive (OUSPRD).
+    assert_eq!(rows.len(), 22);
     assert!(rows.iter().all(|r| r["capacity_gib"].is_number()));
     // Sorted by sized IOPS: the 6-node USPS capture first, then DBU (2,748.02 × 1.3 = 3,572.43)
     // among the AWR reports.
@@ -302,7 +302,7 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     assert_eq!(dbv["cells"][1]["tier_id"], "aws.gp3");
     close(&dbv["cells"][1]["monthly_cost_usd"], 64.0);
     for (i, t) in x["totals"].as_array().unwrap().iter().enumerate().skip(1) {
-        assert_eq!(t["priced"], 21, "{t}");
+        assert_eq!(t["priced"], 22, "{t}");
         let sum: f64 = rows
             .iter()
             .map(|r| f(&r["cells"][i]["monthly_cost_usd"]))
@@ -314,7 +314,7 @@ fn corpus_fleet_with_its_capacity_file_has_real_totals_and_the_consolidation() {
     // can be added to another, and each is named with why.
     let c = &v["fleet"]["databases"]["consolidation"];
     assert!(c["iops_of_sum"].is_null());
-    assert_eq!(c["not_consolidated"].as_array().unwrap().len(), 20);
+    assert_eq!(c["not_consolidated"].as_array().unwrap().len(), 21);
     let o = sizer(&["analyze", "--capacity-file", caps, dir]);
     let md = stdout(&o);
     let first = md.find("\n## ").map(|i| &md[i + 1..]).unwrap_or("");

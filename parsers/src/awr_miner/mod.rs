@@ -38,6 +38,7 @@
 //! metric in `nvl(…,0)`, so an absent metric prints as 0 there: its reports say so.
 
 mod table;
+pub mod zipped;
 
 use chrono::{Duration, NaiveDateTime};
 
@@ -511,12 +512,29 @@ impl crate::parser::FormatParser for AwrMiner {
             id: "awr_miner",
             name: "AWR Miner capture",
             kind: crate::sink::RecordKind::Intervals,
-            description: "Oracle AWR Miner (`awr_miner.sql` 2.9 – 5.0.x) or AWS DBCSI (`aws_awr_miner.sql`) capture `.out`: MAIN-METRICS per snapshot and instance",
+            description: "Oracle AWR Miner (`awr_miner.sql` 2.9 – 5.0.x) or AWS DBCSI (`aws_awr_miner.sql`) capture `.out` (or a zip of them): MAIN-METRICS per snapshot and instance",
         }
     }
 
     fn detect(&self, text: &str) -> bool {
         looks_like(text)
+    }
+
+    fn detect_bytes(&self, bytes: &[u8]) -> bool {
+        zipped::looks_like(bytes)
+    }
+
+    fn parse_bytes(
+        &self,
+        bytes: &[u8],
+        settings: &crate::parser::ParseSettings,
+        sink: &mut dyn Sink,
+    ) -> Result<(), ParseError> {
+        if zipped::looks_like(bytes) {
+            return zipped::parse_zip(bytes, sink);
+        }
+        let decoded = crate::input::decode(bytes)?;
+        self.parse(&decoded.text, settings, sink)
     }
 
     fn parse(
