@@ -509,15 +509,10 @@ pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         size_on_text(d),
         basis_text(d)
     )?;
-    let headroom = d
-        .recommendation
-        .as_ref()
-        .map(|r| format!(" + {} % headroom", fmt_num(r.headroom_pct, 0)))
-        .unwrap_or_default();
     super::recommendation::write_answer(
         out,
         d.recommendation.as_ref(),
-        &format!("the {} of {}{headroom}", size_on_text(d), basis_text(d)),
+        &format!("the {} of {}", size_on_text(d), basis_text(d)),
     )?;
     write_summary(out, d)?;
     if !d.warnings.is_empty() {

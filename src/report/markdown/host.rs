@@ -112,15 +112,10 @@ pub(crate) fn write_host(
         interval_text(h),
         h.selection
     )?;
-    let headroom = h
-        .recommendation
-        .as_ref()
-        .map(|r| format!(" + {} % headroom", fmt_num(r.headroom_pct, 0)))
-        .unwrap_or_default();
     super::recommendation::write_answer(
         out,
         h.recommendation.as_ref(),
-        &format!("the {} of the host total IOPS{headroom}", h.size_on.name()),
+        &format!("the {} of the host total IOPS", h.size_on.name()),
     )?;
     writeln!(out, "## Host totals\n")?;
     let mut t = table(&["Figure", "Average", "p50", "p95", "p99", "Max", "Peak at"]);

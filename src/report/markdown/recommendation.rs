@@ -13,7 +13,8 @@ use crate::rules::{Recommendation, TierOption, Unit};
 /// `## Answer`: the report's opening table, one row per platform: the recommended tier, count ×
 /// size, the monthly cost (or why there is none: no list price on-premises, "capacity not given"
 /// for a performance-only layout, never a dollar figure that looks final), and the sized IOPS
-/// and MB/s with what they were sized on (`sized_on`: `p95 of 24 intervals + 30 % headroom`).
+/// and MB/s with what they were sized on (`sized_on`: `the p95 of 24 intervals`, to which the
+/// headroom is added here).
 pub(crate) fn write_answer(
     out: &mut dyn Write,
     rec: Option<&Recommendation>,
@@ -73,7 +74,8 @@ pub(crate) fn write_answer(
     writeln!(out, "{t}\n")?;
     writeln!(
         out,
-        "Sized on {sized_on}; the sections below give the evidence, and each platform's every-tier comparison.\n"
+        "Sized on {sized_on} + {} % headroom; the sections below give the evidence, and each platform's every-tier comparison.\n",
+        fmt_num(rec.headroom_pct, 0)
     )
 }
 
