@@ -15,9 +15,11 @@ use std::io::IsTerminal;
 
 mod cli_support;
 
+use cli_support::{load_rules, load_rules_limited, names, parse_bytes_arg, parse_capacity};
+
 use sizer::pipeline;
 use sizer::settings::{DeviceSelection, DeviceSettings, Settings, SizeOn};
-use sizer::{export, output, report, rules::RuleSet};
+use sizer::{export, output, report};
 
 /// Storage sizing from the performance evidence you already have.
 #[derive(Parser, Debug)]
@@ -329,66 +331,6 @@ fn platform_ids(targets: &[Target]) -> Vec<String> {
             .to_string()
         })
         .collect()
-}
-
-/// `--capacity`: GiB, or a number with a unit (KiB..PiB = 2^10.., KB..PB = 10^3..), in GiB
-/// ([`sizer::capacity::parse_size`]).
-fn parse_capacity(s: &str) -> Result<f64, String> {
-    sizer::capacity::parse_size(s)
-}
-
-/// A byte size: plain bytes (`1000`), or a number with a unit: `K`, `M`, `G`, `T` (also `KiB`…
-/// `TiB`) are powers of 1024, `KB`, `MB`, `GB`, `TB` powers of 1000 (`4G`, `1.5GiB`, `500MB`).
-fn parse_bytes_arg(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("expected a size such as 1000, 500M or 64G, got \"{s}\""))?;
-    let per = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "ki" | "kib" => 1024f64,
-        "m" | "mi" | "mib" => 1024f64.powi(2),
-        "g" | "gi" | "gib" => 1024f64.powi(3),
-        "t" | "ti" | "tib" => 1024f64.powi(4),
-        "kb" => 1e3,
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        u => {
-            return Err(format!(
-                "unknown unit \"{u}\" (use K, M, G, T or KB, MB, GB, TB)"
-            ))
-        }
-    };
-    let bytes = v * per;
-    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
-        return Err(format!("must be a size of at least 1 byte, got \"{s}\""));
-    }
-    Ok(bytes as u64)
-}
-
-fn load_rules(path: Option<&Path>) -> Result<RuleSet, String> {
-    load_rules_limited(path, sizer::rules::DEFAULT_MAX_RULES_SIZE)
-}
-
-fn load_rules_limited(path: Option<&Path>, max: u64) -> Result<RuleSet, String> {
-    match path {
-        Some(p) => RuleSet::load_limited(p, max),
-        None => RuleSet::builtin(),
-    }
-    .map_err(|e| e.to_string())
-}
-
-fn names(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// A name or message as printed on the terminal: control characters escaped
