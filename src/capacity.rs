@@ -17,39 +17,54 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+/// The longest leading part of `s` (trimmed) that reads as a number, and the rest as its unit,
+/// trimmed and lower case: `2TiB` → (2, `tib`), `0.5 TiB` → (0.5, `tib`), `1e3` → (1000, ``).
+/// `None` when no leading part is a number.
+pub fn number_and_unit(s: &str) -> Option<(f64, String)> {
+    let t = s.trim();
+    let split = (1..=t.len())
+        .rev()
+        .filter(|&i| t.is_char_boundary(i))
+        .find(|&i| t[..i].trim().parse::<f64>().is_ok())?;
+    let (num, unit) = t.split_at(split);
+    Some((num.trim().parse().ok()?, unit.trim().to_ascii_lowercase()))
+}
+
+/// Bytes per unit of a size (lower case, as [`number_and_unit`] gives it): `b` is 1; `k`, `ki`,
+/// `kib` … `p`, `pi`, `pib` are powers of 1024; `kb` … `pb` powers of 1000. `None` for any other
+/// unit (a bare number has no unit: its callers say what it means).
+pub fn unit_bytes(unit: &str) -> Option<f64> {
+    Some(match unit {
+        "b" => 1.0,
+        "k" | "ki" | "kib" => 1024f64,
+        "m" | "mi" | "mib" => 1024f64.powi(2),
+        "g" | "gi" | "gib" => 1024f64.powi(3),
+        "t" | "ti" | "tib" => 1024f64.powi(4),
+        "p" | "pi" | "pib" => 1024f64.powi(5),
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        "pb" => 1e15,
+        _ => return None,
+    })
+}
+
 /// Sizes with their units, in GiB: a bare number is GiB; `MiB`, `GiB`, `TiB`, `PiB` (and `M`,
-/// `G`, `T`, `P`) are powers of 1024, `MB`, `GB`, `TB`, `PB` powers of 1000.
+/// `G`, `T`, `P`) are powers of 1024, `MB`, `GB`, `TB`, `PB` powers of 1000 (the units of
+/// [`unit_bytes`]).
 ///
 /// # Errors
 /// A message naming the text and what was expected (an unknown unit, a size ≤ 0 or not a
 /// number).
 pub fn parse_size(s: &str) -> Result<f64, String> {
-    let t = s.trim();
-    // The longest leading part that reads as a number (so 1e3 is a number, 2TiB is 2 + TiB).
-    let split = (1..=t.len())
-        .rev()
-        .filter(|&i| t.is_char_boundary(i))
-        .find(|&i| t[..i].trim().parse::<f64>().is_ok())
-        .unwrap_or(0);
-    let (num, unit) = t.split_at(split);
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected a size such as 2048, 500GiB or 2TiB, got \"{s}\""))?;
-    let bytes_per = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "g" | "gi" | "gib" => 1024f64.powi(3),
-        "m" | "mi" | "mib" => 1024f64.powi(2),
-        "t" | "ti" | "tib" => 1024f64.powi(4),
-        "p" | "pi" | "pib" => 1024f64.powi(5),
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        "pb" => 1e15,
-        u => {
-            return Err(format!(
-                "unknown unit \"{u}\" (use MiB, GiB, TiB, PiB or MB, GB, TB, PB)"
-            ))
-        }
+    let (v, unit) = number_and_unit(s)
+        .ok_or_else(|| format!("expected a size such as 2048, 500GiB or 2TiB, got \"{s}\""))?;
+    let bytes_per = match unit.as_str() {
+        "" => 1024f64.powi(3),
+        u => unit_bytes(u).ok_or_else(|| {
+            format!("unknown unit \"{u}\" (use MiB, GiB, TiB, PiB or MB, GB, TB, PB)")
+        })?,
     };
     let gib = v * bytes_per / 1024f64.powi(3);
     if !gib.is_finite() || gib <= 0.0 {
@@ -64,15 +79,9 @@ pub fn parse_size(s: &str) -> Result<f64, String> {
 /// # Errors
 /// A message naming the text (an unknown unit, a negative or non-finite number).
 pub fn parse_years(s: &str) -> Result<f64, String> {
-    let t = s.trim().to_ascii_lowercase();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("expected a duration such as 3y, 18m or 730d, got \"{s}\""))?;
-    let years = match unit.trim() {
+    let (v, unit) = number_and_unit(s)
+        .ok_or_else(|| format!("expected a duration such as 3y, 18m or 730d, got \"{s}\""))?;
+    let years = match unit.as_str() {
         "" | "y" | "yr" | "yrs" | "year" | "years" => v,
         "m" | "mo" | "month" | "months" => v / 12.0,
         "w" | "wk" | "week" | "weeks" => v * 7.0 / 365.25,

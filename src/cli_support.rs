@@ -159,29 +159,12 @@ pub fn parse_capacity(s: &str) -> Result<f64, String> {
 /// A byte size: plain bytes (`1000`), or a number with a unit: `K`, `M`, `G`, `T` (also `KiB`…
 /// `TiB`) are powers of 1024, `KB`, `MB`, `GB`, `TB` powers of 1000 (`4G`, `1.5GiB`, `500MB`).
 pub fn parse_bytes_arg(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let v: f64 = num
-        .parse()
-        .map_err(|_| format!("expected a size such as 1000, 500M or 64G, got \"{s}\""))?;
-    let per = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1.0,
-        "k" | "ki" | "kib" => 1024f64,
-        "m" | "mi" | "mib" => 1024f64.powi(2),
-        "g" | "gi" | "gib" => 1024f64.powi(3),
-        "t" | "ti" | "tib" => 1024f64.powi(4),
-        "kb" => 1e3,
-        "mb" => 1e6,
-        "gb" => 1e9,
-        "tb" => 1e12,
-        u => {
-            return Err(format!(
-                "unknown unit \"{u}\" (use K, M, G, T or KB, MB, GB, TB)"
-            ))
-        }
+    let (v, unit) = sizer::capacity::number_and_unit(s)
+        .ok_or_else(|| format!("expected a size such as 1000, 500M or 64G, got \"{s}\""))?;
+    let per = match unit.as_str() {
+        "" => 1.0,
+        u => sizer::capacity::unit_bytes(u)
+            .ok_or_else(|| format!("unknown unit \"{u}\" (use K, M, G, T or KB, MB, GB, TB)"))?,
     };
     let bytes = v * per;
     if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
