@@ -8,6 +8,8 @@
 //! when every point is on one day).
 
 use chrono::Duration;
+use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordusize;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -268,75 +270,21 @@ fn draw_bars(c: &Chart, svg: &mut String) -> Result<(), DrawingAreaErrorKind<std
         }
         SegmentValue::Last => String::new(),
     };
-    let colour = |k: &BarKind| match k {
-        BarKind::Required => RGBColor(127, 127, 127),
-        BarKind::Sized { .. } => RGBColor(214, 39, 40),
-        BarKind::Layout { .. } => COLOURS[0],
-    };
+    // A logarithmic axis when the values span more than 50×; bars start at the axis' floor.
+    let mut builder = ChartBuilder::on(&root);
+    let build = builder
+        .caption(&c.title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(220);
+    let rows = (0..n).into_segmented();
     if max / min > 50.0 {
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&c.title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(220)
-            .build_cartesian_2d((min / 2.0..max * 3.0).log_scale(), (0..n).into_segmented())?;
-        chart
-            .configure_mesh()
-            .light_line_style(RGBColor(235, 235, 235))
-            .x_desc(format!("{} (logarithmic)", c.unit))
-            .y_label_formatter(&label_of)
-            .x_label_formatter(&|x| fmt_num(*x, 0))
-            .draw()?;
-        for (k, b) in c.bars.iter().enumerate() {
-            let i = n - 1 - k;
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [
-                    (min / 2.0, SegmentValue::Exact(i)),
-                    (b.value.max(min / 2.0), SegmentValue::Exact(i + 1)),
-                ],
-                colour(&b.kind).mix(0.8).filled(),
-            )))?;
-            chart.draw_series(std::iter::once(Text::new(
-                fmt_num(b.value, if b.value < 100.0 { 2 } else { 0 }),
-                (b.value.max(min / 2.0), SegmentValue::CenterOf(i)),
-                ("sans-serif", 11)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            )))?;
-        }
+        let mut chart = build.build_cartesian_2d((min / 2.0..max * 3.0).log_scale(), rows)?;
+        let desc = format!("{} (logarithmic)", c.unit);
+        bar_rows(&mut chart, c, min / 2.0, &desc, &label_of)?;
     } else {
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&c.title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(220)
-            .build_cartesian_2d(0.0..max * 1.15, (0..n).into_segmented())?;
-        chart
-            .configure_mesh()
-            .light_line_style(RGBColor(235, 235, 235))
-            .x_desc(c.unit)
-            .y_label_formatter(&label_of)
-            .x_label_formatter(&|x| fmt_num(*x, 0))
-            .draw()?;
-        for (k, b) in c.bars.iter().enumerate() {
-            let i = n - 1 - k;
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [
-                    (0.0, SegmentValue::Exact(i)),
-                    (b.value, SegmentValue::Exact(i + 1)),
-                ],
-                colour(&b.kind).mix(0.8).filled(),
-            )))?;
-            chart.draw_series(std::iter::once(Text::new(
-                fmt_num(b.value, if b.value < 100.0 { 2 } else { 0 }),
-                (b.value, SegmentValue::CenterOf(i)),
-                ("sans-serif", 11)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            )))?;
-        }
+        let mut chart = build.build_cartesian_2d(0.0..max * 1.15, rows)?;
+        bar_rows(&mut chart, c, 0.0, c.unit, &label_of)?;
     }
     root.present()?;
     Ok(())
@@ -377,6 +325,57 @@ fn draw_stacked<DB: DrawingBackend>(
         ))?;
         legend.push((s.name.clone(), colour, false));
         base = top;
+    }
+    Ok(())
+}
+
+/// A bar's colour: grey for the required figure, red for the sized one, blue for a layout.
+fn bar_colour(k: &BarKind) -> RGBColor {
+    match k {
+        BarKind::Required => RGBColor(127, 127, 127),
+        BarKind::Sized { .. } => RGBColor(214, 39, 40),
+        BarKind::Layout { .. } => COLOURS[0],
+    }
+}
+
+/// The mesh and the bars of a bar chart on its x axis `X` (linear or logarithmic): the first
+/// bar on top, each from `floor` to its value, labelled with the value.
+fn bar_rows<X>(
+    chart: &mut ChartContext<'_, SVGBackend<'_>, Cartesian2d<X, SegmentedCoord<RangedCoordusize>>>,
+    c: &Chart,
+    floor: f64,
+    desc: &str,
+    label_of: &dyn Fn(&SegmentValue<usize>) -> String,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>>
+where
+    X: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    chart
+        .configure_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .x_desc(desc)
+        .y_label_formatter(label_of)
+        .x_label_formatter(&|x| fmt_num(*x, 0))
+        .draw()?;
+    let n = c.bars.len();
+    for (k, b) in c.bars.iter().enumerate() {
+        let i = n - 1 - k;
+        let end = b.value.max(floor);
+        chart.draw_series(std::iter::once(Rectangle::new(
+            [
+                (floor, SegmentValue::Exact(i)),
+                (end, SegmentValue::Exact(i + 1)),
+            ],
+            bar_colour(&b.kind).mix(0.8).filled(),
+        )))?;
+        chart.draw_series(std::iter::once(Text::new(
+            fmt_num(b.value, if b.value < 100.0 { 2 } else { 0 }),
+            (end, SegmentValue::CenterOf(i)),
+            ("sans-serif", 11)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        )))?;
     }
     Ok(())
 }
