@@ -498,7 +498,7 @@ pub fn fleet_chart(c: &crate::consolidate::Consolidation) -> Option<Chart> {
         });
     }
     Some(Chart {
-        id: "fleet-iops",
+        id: "iops",
         title: "Fleet IOPS on time-aligned intervals (stacked)".into(),
         unit: "IOPS",
         clock: "aligned interval begin, the members' clock".into(),

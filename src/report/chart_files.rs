@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::charts::Chart;
 use crate::pipeline::Run;
 use crate::rules::grade::ReportCardSpec;
 
@@ -40,38 +41,38 @@ pub fn charts_dir(report: &Path) -> PathBuf {
 /// A drawing error naming the chart.
 pub fn chart_files(run: &Run, card: Option<&ReportCardSpec>) -> Result<Vec<ChartFile>, String> {
     let mut out = Vec::new();
-    for d in &run.databases {
-        for c in crate::charts::database_charts(d, card) {
+    // Each chart drawn and named `<stem>-<chart id>.svg`.
+    let mut add = |subject: String, stem: String, charts: Vec<Chart>| -> Result<(), String> {
+        for c in charts {
             out.push(ChartFile {
-                subject: database_subject(&d.key),
+                subject: subject.clone(),
                 title: c.title.clone(),
-                file: format!("{}-{}.svg", file_safe(&d.key), c.id),
+                file: format!("{stem}-{}.svg", c.id),
                 svg: super::svg::chart_svg(&c)?,
             });
         }
+        Ok(())
+    };
+    for d in &run.databases {
+        let charts = crate::charts::database_charts(d, card);
+        add(database_subject(&d.key), file_safe(&d.key), charts)?;
     }
     for (which, c) in [
         ("databases", &run.consolidation.databases),
         ("hosts", &run.consolidation.hosts),
     ] {
-        if let Some(chart) = c.as_ref().and_then(crate::charts::fleet_chart) {
-            out.push(ChartFile {
-                subject: format!("fleet:{which}"),
-                title: chart.title.clone(),
-                file: format!("fleet-{which}-iops.svg"),
-                svg: super::svg::chart_svg(&chart)?,
-            });
-        }
+        // `fleet-databases-iops.svg`, `fleet-hosts-iops.svg`.
+        let charts = c.as_ref().and_then(crate::charts::fleet_chart);
+        let stem = format!("fleet-{which}");
+        add(format!("fleet:{which}"), stem, charts.into_iter().collect())?;
     }
     for h in &run.hosts {
-        for c in crate::charts::host_charts(h, card) {
-            out.push(ChartFile {
-                subject: host_subject(&h.host),
-                title: c.title.clone(),
-                file: format!("host-{}-{}.svg", file_safe(&h.host), c.id),
-                svg: super::svg::chart_svg(&c)?,
-            });
-        }
+        let charts = crate::charts::host_charts(h, card);
+        add(
+            host_subject(&h.host),
+            format!("host-{}", file_safe(&h.host)),
+            charts,
+        )?;
     }
     Ok(out)
 }
