@@ -29,6 +29,7 @@ use sizer_parsers::awr::ReportKind;
 
 pub mod exadata;
 pub mod kept;
+pub mod text;
 
 use crate::model::{decimals_in_ms, half_unit, section, View};
 
@@ -45,18 +46,30 @@ pub struct Figure {
     pub unit: &'static str,
     /// Decimals the value is given to (the report's printed precision for AWR rates).
     pub decimals: u32,
-    /// Where it came from: statistic names and formula.
-    pub from: String,
+    /// Where it came from: statistic names and formula (one shared copy per text,
+    /// [`text::shared`]).
+    pub from: std::sync::Arc<str>,
+    /// What only some figures have (the printed text, why it is unknown, its wait event,
+    /// its bounds), boxed so that a figure without any costs one pointer: a fleet run holds
+    /// about 35 figures per report. Serialized in place, as if its fields were the figure's.
+    #[serde(flatten)]
+    pub notes: Option<Box<FigureNotes>>,
+}
+
+/// The parts of a [`Figure`] that only some figures have (see [`Figure::notes`]); every field is
+/// left out of the JSON when `None`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct FigureNotes {
     /// The value as the report printed it, where it was converted (`152.25us`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub printed: Option<String>,
+    pub printed: Option<Box<str>>,
     /// Why the value is unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unknown_reason: Option<String>,
+    pub unknown_reason: Option<Box<str>>,
     /// Wait figures only: the wait event the average is of (verbatim; on Exadata the cell
     /// event standing for a `db file …` event).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub event: Option<String>,
+    pub event: Option<Box<str>>,
     /// Wait figures only: the waits the average rests on (`Waits` of the row used).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waits: Option<f64>,
@@ -68,6 +81,43 @@ pub struct Figure {
     /// bounds; `None` = from the printed cells.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub derived: Option<Derivation>,
+}
+
+impl Figure {
+    /// The value as the report printed it, where it was converted.
+    pub fn printed(&self) -> Option<&str> {
+        self.notes.as_ref()?.printed.as_deref()
+    }
+
+    /// Why the value is unknown (`None` when it is known).
+    pub fn unknown_reason(&self) -> Option<&str> {
+        self.notes.as_ref()?.unknown_reason.as_deref()
+    }
+
+    /// Wait figures: the wait event the average is of.
+    pub fn event(&self) -> Option<&str> {
+        self.notes.as_ref()?.event.as_deref()
+    }
+
+    /// Wait figures: the waits the average rests on.
+    pub fn waits(&self) -> Option<f64> {
+        self.notes.as_ref()?.waits
+    }
+
+    /// The figure as computed from the coarser printed cells, where `value` is finer.
+    pub fn as_printed(&self) -> Option<f64> {
+        self.notes.as_ref()?.as_printed
+    }
+
+    /// How `value` was computed from totals, and its bounds; `None` = from the printed cells.
+    pub fn derived(&self) -> Option<&Derivation> {
+        self.notes.as_ref()?.derived.as_ref()
+    }
+
+    /// The notes, created empty if the figure has none.
+    pub(crate) fn notes_mut(&mut self) -> &mut FigureNotes {
+        self.notes.get_or_insert_with(Box::default)
+    }
 }
 
 /// A figure computed from a report's totals because the printed cell is coarser
@@ -116,7 +166,7 @@ pub enum DerivedFrom {
 
 /// The bounds of a wait figure recomputed as Total Wait Time / Waits, for the IO report card.
 pub fn average_bounds(f: &Figure) -> Option<crate::rules::AverageBounds> {
-    let d = f.derived.as_ref()?;
+    let d = f.derived()?;
     match d.basis {
         DerivedFrom::TotalWaitTimeOverWaits {
             total_wait_s,
@@ -190,8 +240,9 @@ impl Figure {
         } else {
             round(exact, d)
         });
-        self.as_printed = as_printed.map(|p| round(p, printed_decimals));
-        self.derived = Some(Derivation {
+        let notes = self.notes_mut();
+        notes.as_printed = as_printed.map(|p| round(p, printed_decimals));
+        notes.derived = Some(Derivation {
             basis,
             lo,
             hi,
@@ -222,26 +273,21 @@ impl Figure {
         v: f64,
         unit: &'static str,
         decimals: u32,
-        from: impl Into<String>,
+        from: impl AsRef<str>,
     ) -> Figure {
         Figure {
             value: Some(round(v, decimals)),
             exact: Some(v),
             unit,
             decimals,
-            from: from.into(),
-            printed: None,
-            unknown_reason: None,
-            event: None,
-            waits: None,
-            as_printed: None,
-            derived: None,
+            from: text::shared(from.as_ref()),
+            notes: None,
         }
     }
     pub(crate) fn unknown(
         unit: &'static str,
         decimals: u32,
-        from: impl Into<String>,
+        from: impl AsRef<str>,
         why: String,
     ) -> Figure {
         Figure {
@@ -249,20 +295,18 @@ impl Figure {
             exact: None,
             unit,
             decimals,
-            from: from.into(),
-            printed: None,
-            unknown_reason: Some(why),
-            event: None,
-            waits: None,
-            as_printed: None,
-            derived: None,
+            from: text::shared(from.as_ref()),
+            notes: Some(Box::new(FigureNotes {
+                unknown_reason: Some(why.into()),
+                ..FigureNotes::default()
+            })),
         }
     }
     pub(crate) fn of(
         v: ValueOrWhy,
         unit: &'static str,
         decimals: u32,
-        from: impl Into<String>,
+        from: impl AsRef<str>,
     ) -> Figure {
         match v {
             Ok(v) => Figure::known(v, unit, decimals, from),
@@ -692,9 +736,10 @@ pub fn workload(
                     }
                     _ => {}
                 }
-                m.printed = printed.map(str::to_string);
-                m.event = found.map(|(name, _, _)| name.to_string());
-                m.waits = waits;
+                let notes = m.notes_mut();
+                notes.printed = printed.map(Into::into);
+                notes.event = found.map(|(name, _, _)| name.into());
+                notes.waits = waits;
                 m
             }
             None => Figure::unknown(

@@ -351,7 +351,7 @@ pub fn run_inputs_into(
     let batch_len = rayon::current_num_threads().max(1) * 8;
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
-    let mut extracts: Vec<ReportFrame> = Vec::new();
+    let mut reports = Reports::default();
     let mut seen = Seen::default();
     let mut host_sources: Vec<crate::ingest::HostSource> = Vec::new();
     let mut virt_sources: Vec<cluster::VirtSource> = Vec::new();
@@ -404,7 +404,7 @@ pub fn run_inputs_into(
                         if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
                             sink.report(part);
                         }
-                        extracts.push(x);
+                        reports.push(x);
                     }
                 }
                 Err(e) if inp.explicit || e.fails_in_directory(&inp.path) => {
@@ -425,7 +425,7 @@ pub fn run_inputs_into(
     bar.finish_and_clear();
     assemble(
         Gathered {
-            extracts,
+            reports,
             failures,
             skipped,
             duplicates,
@@ -438,10 +438,37 @@ pub fn run_inputs_into(
     )
 }
 
-/// What the reading stage hands to [`assemble`]: the reports' frames in run order, duplicates
-/// already dropped, and everything else that was read or refused.
+/// The reports read, in run order, each reduced as it arrives to what the run keeps of it: its
+/// [`Analysis`], its [`ReportInfo`] and its [`KeptRows`], in three parallel lists (so that no
+/// buffer of whole [`ReportFrame`]s is alive beside them).
+#[derive(Default)]
+pub(crate) struct Reports {
+    analyses: Vec<Analysis>,
+    kept: Vec<KeptRows>,
+    infos: Vec<(String, ReportInfo)>,
+}
+
+impl Reports {
+    /// Adds one report (its `part`, the export frame, must have gone to the sink already).
+    pub(crate) fn push(&mut self, x: ReportFrame) {
+        let ReportFrame {
+            file,
+            kept,
+            part: _,
+            workload,
+            mut info,
+        } = x;
+        self.analyses
+            .push(report_analysis(&file, &mut info, workload));
+        self.kept.push(kept);
+        self.infos.push((file, info));
+    }
+}
+
+/// What the reading stage hands to [`assemble`]: the reports in run order, duplicates already
+/// dropped, and everything else that was read or refused.
 pub(crate) struct Gathered {
-    pub(crate) extracts: Vec<ReportFrame>,
+    pub(crate) reports: Reports,
     pub(crate) failures: Vec<Failure>,
     pub(crate) skipped: Vec<Skipped>,
     pub(crate) duplicates: Vec<Duplicate>,
@@ -461,21 +488,18 @@ pub(crate) fn assemble(
     settings: &Settings,
 ) -> Result<Run, RunError> {
     let Gathered {
-        extracts,
+        reports,
         failures,
         skipped,
         duplicates,
         host_sources,
         virt_sources,
     } = g;
-    let mut kept: Vec<KeptRows> = Vec::with_capacity(extracts.len());
-    let mut infos: Vec<(String, ReportInfo)> = Vec::with_capacity(extracts.len());
-    let mut analyses = Vec::with_capacity(extracts.len());
-    for x in extracts {
-        analyses.push(report_analysis(&x.file, &x.info, x.workload));
-        kept.push(x.kept);
-        infos.push((x.file, x.info));
-    }
+    let Reports {
+        analyses,
+        kept,
+        infos,
+    } = reports;
 
     let databases = databases(
         &infos,

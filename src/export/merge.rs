@@ -23,7 +23,9 @@ use polars::prelude::*;
 use super::reports::{self, Entry, Status};
 use crate::error::RunError;
 use crate::model::{section, SourceMeta, StatRow};
-use crate::pipeline::{assemble, Duplicate, Failure, Gathered, ModelSink, Run, Seen, Skipped};
+use crate::pipeline::{
+    assemble, Duplicate, Failure, Gathered, ModelSink, Reports, Run, Seen, Skipped,
+};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
 use crate::shard::InputKey;
@@ -356,7 +358,7 @@ pub fn run(
     got.sort_by(|a, b| a.0.cmp_run_order(&b.0));
     let mut seen = Seen::default();
     let mut g = Gathered {
-        extracts: Vec::new(),
+        reports: Reports::default(),
         failures: Vec::new(),
         skipped: Vec::new(),
         duplicates: Vec::new(),
@@ -379,7 +381,7 @@ pub fn run(
                 if let (Some(sink), Some(part)) = (sink.as_deref_mut(), x.part.take()) {
                     sink.report(part);
                 }
-                g.extracts.push(*x);
+                g.reports.push(*x);
             }
             Got::Other(Status::Duplicate {
                 duplicate_of,

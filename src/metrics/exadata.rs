@@ -256,7 +256,7 @@ pub fn figures(
             SINGLE[0], SINGLE[1]
         ),
     );
-    waits.waits = Some(single_n);
+    waits.notes_mut().waits = Some(single_n);
     let off_exadata = policy.map(|p| OffExadata {
         factor: p.off_exadata_iops_factor,
         required_iops: required_iops.clone(),

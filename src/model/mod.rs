@@ -14,14 +14,16 @@
 
 mod awr;
 pub mod frames;
+mod kept;
 pub mod precision;
 pub mod series;
 mod view;
 
 pub use awr::*;
+pub use kept::KeptRows;
 pub use polars::error::{PolarsError, PolarsResult};
 pub use polars::frame::DataFrame;
 pub use precision::{decimals_in_ms, half_unit, printed_ms, HTML_RATE_DECIMALS};
 #[cfg(test)]
 pub(crate) use view::lookups;
-pub use view::{Cells, Histogram, KeptRows, View};
+pub use view::{Cells, Histogram, View};

@@ -1,13 +1,12 @@
 //! [`View`]: the rows of one report's instance (or of a RAC interval's instances summed) as a
-//! lookup by section and statistic, which the metrics module reads its figures from; and
-//! [`KeptRows`], the few of a report's rows the engine still reads once the report is reduced.
+//! lookup by section and statistic, which the metrics module reads its figures from.
 //!
 //! A report's figures are read at once from a view of all its rows ([`View::of_rows`]), in the
 //! thread that finishes the report. After that, only two things read rows again: the sum of
 //! several instance reports of one RAC interval ([`View::sum`], then the same figures), and a RAC
-//! global report's per-instance IO (`IOStat by Filetype`, row `Total`). [`KeptRows`] holds just
-//! those rows, so memory grows with a few dozen cells per report, not with its ~1,100 statistics
-//! (those go to `--export` as the report is finished, and are dropped).
+//! global report's per-instance IO (`IOStat by Filetype`, row `Total`). [`super::KeptRows`]
+//! holds just those rows, compactly, and gives them back as a view; the report's ~1,100
+//! statistics go to `--export` as the report is finished, and are dropped.
 
 use std::collections::HashMap;
 
@@ -50,6 +49,33 @@ impl View {
             m.shrink_to_fit();
         }
         View { map }
+    }
+
+    /// The lookup table of `cells` (section, statistic, cells), the first of a section and
+    /// statistic winning, as [`View::of_rows`] does: how [`super::KeptRows`] gives its rows back.
+    pub(crate) fn of_cells(
+        cells: impl IntoIterator<Item = (&'static str, std::sync::Arc<str>, Cells)>,
+    ) -> View {
+        let mut map: Table = HashMap::new();
+        for (sec, stat, c) in cells {
+            map.entry(sec.to_string())
+                .or_default()
+                .entry(stat.to_string())
+                .or_insert(c);
+        }
+        View { map }
+    }
+
+    /// The cells sorted by section and statistic (tests compare views with it).
+    #[cfg(test)]
+    pub(crate) fn sorted(&self) -> Vec<(&str, &str, &Cells)> {
+        let mut v: Vec<(&str, &str, &Cells)> = self
+            .map
+            .iter()
+            .flat_map(|(s, m)| m.iter().map(move |(n, c)| (s.as_str(), n.as_str(), c)))
+            .collect();
+        v.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        v
     }
 
     /// How many (section, statistic) cells the view holds.
@@ -379,55 +405,6 @@ mod tests {
         assert_eq!((lfs.total, lfs.value), (Some(400.0), Some(3.5)));
         assert!(s.get(section::EFFICIENCY, "Buffer Hit %").is_none());
         assert!(s.get(section::ACTIVITY, "only on a").is_none());
-    }
-}
-
-/// The rows of one report that the engine reads after the report is reduced, per instance
-/// (see the module docs): a few dozen cells, where the report has about 1,100.
-#[derive(Debug, Default)]
-pub struct KeptRows {
-    /// `(instance, its kept rows)`, in order of first appearance.
-    views: Vec<(String, View)>,
-}
-
-impl KeptRows {
-    /// The rows of `rows` for which `keep(instance, section, statistic)` holds, grouped by
-    /// instance.
-    pub fn of(rows: &[StatRow], keep: impl Fn(&str, &str, &str) -> bool) -> KeptRows {
-        let mut names: Vec<&str> = Vec::new();
-        for r in rows {
-            if !names.contains(&r.instance.as_str()) && keep(&r.instance, r.section, &r.statistic) {
-                names.push(&r.instance);
-            }
-        }
-        let views = names
-            .into_iter()
-            .map(|i| {
-                let v = View::of_rows_where(rows, |r| {
-                    r.instance == i && keep(&r.instance, r.section, &r.statistic)
-                });
-                (i.to_string(), v)
-            })
-            .collect();
-        KeptRows { views }
-    }
-
-    /// The kept rows of `instance` (`*` for cluster-wide), if any.
-    pub fn view(&self, instance: &str) -> Option<&View> {
-        self.views
-            .iter()
-            .find(|(i, _)| i == instance)
-            .map(|(_, v)| v)
-    }
-
-    /// How many cells are kept, over the instances.
-    pub fn len(&self) -> usize {
-        self.views.iter().map(|(_, v)| v.len()).sum()
-    }
-
-    /// Whether nothing is kept.
-    pub fn is_empty(&self) -> bool {
-        self.views.is_empty()
     }
 }
 

@@ -6,6 +6,7 @@
 
 use crate::subject::iso;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 use sizer_parsers::awr::{AwrReport, DbInfo, InstanceInfo, ReportKind, Snapshots};
@@ -92,8 +93,9 @@ pub struct Analysis {
     pub instances: Vec<InstanceInfo>,
     /// Interval.
     pub interval: Interval,
-    /// IntervalFigures figures.
-    pub workload: IntervalFigures,
+    /// The report's figures (shared with its database's interval row when the report alone
+    /// gives that interval: one copy per report, however many places read it).
+    pub workload: Arc<IntervalFigures>,
     /// The AWR statistics behind the figures, verbatim names, as printed (Instance Activity Stats;
     /// RAC global: `System Statistics (Global)`).
     pub statistics: BTreeMap<String, StatisticValue>,
@@ -332,7 +334,9 @@ pub(crate) fn interval_of(s: &Snapshots) -> Interval {
     }
 }
 
-pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) -> Analysis {
+/// The [`Analysis`] of one report from its summary and figures. The report's `statistics` move
+/// into it (`r` keeps none: nothing reads them from the summary afterwards).
+pub(crate) fn report_analysis(file: &str, r: &mut ReportInfo, w: IntervalFigures) -> Analysis {
     let mut warnings: Vec<Warning> = r
         .warnings
         .iter()
@@ -363,8 +367,7 @@ pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) ->
         // Measured IOPS recomputed as Total / elapsed (text reports) is known to its bounds.
         let bounds = w
             .measured_iops
-            .derived
-            .as_ref()
+            .derived()
             .map_or(0.0, |d| (d.hi - d.lo) / 2.0);
         let tol = 0.5 * 10f64.powi(-(w.io_profile_total_iops.decimals as i32)) + 0.01 + bounds;
         if (io - m).abs() > tol {
@@ -401,8 +404,8 @@ pub(crate) fn report_analysis(file: &str, r: &ReportInfo, w: IntervalFigures) ->
         database: r.db.clone(),
         instances: r.instances.clone(),
         interval: interval_of(&r.snapshots),
-        workload: w,
-        statistics: r.statistics.clone(),
+        workload: Arc::new(w),
+        statistics: std::mem::take(&mut r.statistics),
         warnings,
     }
 }

@@ -14,6 +14,7 @@
 //!    series where the run has them.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde::Serialize;
 use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
@@ -41,8 +42,9 @@ pub struct IntervalRow {
     pub instances: Vec<String>,
     /// Files the interval came from.
     pub sources: Vec<String>,
-    /// Figures of the interval.
-    pub workload: IntervalFigures,
+    /// Figures of the interval: the report's own (shared with its [`Analysis`]) when one report
+    /// gives the interval, else those of the instances' sum.
+    pub workload: Arc<IntervalFigures>,
     /// RAC global reports: each instance's share, from `IOStat by File Type` (its `Total` row per
     /// `I#`); empty otherwise.
     pub per_instance: Vec<InstanceShare>,
@@ -72,9 +74,9 @@ fn peak_of(used: &[usize], infos: &[(String, ReportInfo)], kept: &[KeptRows]) ->
             .instances
             .first()
             .map_or("*", |i| i.name.as_str());
-        let v = kept[m].view(inst)?;
+        let k = &kept[m];
         let get = |s: &str| {
-            v.get(crate::model::section::ACTIVITY, s)
+            k.get(inst, crate::model::section::ACTIVITY, s)
                 .and_then(|c| c.per_second)
         };
         Some(acc + get(READ_IOPS_MAX)? + get(WRITE_IOPS_MAX)?)
@@ -180,9 +182,6 @@ fn stats_of(
 }
 
 pub(crate) type DbKey = (u64, String, String);
-
-/// The view of an instance that kept no row.
-static NO_ROWS: std::sync::LazyLock<View> = std::sync::LazyLock::new(View::default);
 
 pub(crate) fn databases(
     infos: &[(String, ReportInfo)],
@@ -437,7 +436,7 @@ pub(crate) fn database(
             (scope, insts.clone(), None)
         } else {
             // The instances' kept rows (crate::metrics::kept): what the figures read.
-            let vs: Vec<&View> = insts
+            let vs: Vec<View> = insts
                 .iter()
                 .map(|&m| {
                     let inst = infos[m]
@@ -445,9 +444,10 @@ pub(crate) fn database(
                         .instances
                         .first()
                         .map_or("*", |i| i.name.as_str());
-                    kept[m].view(inst).unwrap_or(&NO_ROWS)
+                    kept[m].view(inst).unwrap_or_default()
                 })
                 .collect();
+            let vs: Vec<&View> = vs.iter().collect();
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
         let workload = match &view {
@@ -466,7 +466,7 @@ pub(crate) fn database(
                 let db_time: Option<f64> =
                     used.iter().map(|&m| infos[m].1.snapshots.db_time_min).sum();
                 metrics::exadata::set_db_time(w.exadata.as_mut(), db_time);
-                w
+                Arc::new(w)
             }
             None => analyses[used[0]].workload.clone(),
         };
@@ -476,13 +476,14 @@ pub(crate) fn database(
             for i in &infos[m].1.instances {
                 // The shares are what a RAC global report keeps
                 // (crate::metrics::kept::RAC_GLOBAL_INSTANCE_ROWS).
-                let v = kept[m].view(&i.name).unwrap_or(&NO_ROWS);
                 let get = |col: &str| {
-                    v.get(
-                        crate::model::section::IOSTAT_FILETYPE,
-                        &format!("Total [{col}]"),
-                    )
-                    .and_then(|x| x.per_second)
+                    kept[m]
+                        .get(
+                            &i.name,
+                            crate::model::section::IOSTAT_FILETYPE,
+                            &format!("Total [{col}]"),
+                        )
+                        .and_then(|x| x.per_second)
                 };
                 let share = InstanceShare {
                     instance: i.name.clone(),
@@ -684,7 +685,12 @@ pub(crate) fn database(
     if basis == "measured_iops" {
         let why = intervals
             .iter()
-            .find_map(|i| i.workload.required_iops.unknown_reason.clone())
+            .find_map(|i| {
+                i.workload
+                    .required_iops
+                    .unknown_reason()
+                    .map(str::to_string)
+            })
             .unwrap_or_else(|| "a term is missing".into());
         warnings.push(Warning {
             id: "required_unknown".into(),
@@ -809,8 +815,8 @@ pub(crate) fn database(
                 .filter_map(|(m, f)| {
                     Some(crate::rules::LatencyEvent {
                         measured_by: m.to_string(),
-                        event: f.event.clone()?,
-                        waits: f.waits,
+                        event: f.event()?.to_string(),
+                        waits: f.waits(),
                         bounds: crate::metrics::average_bounds(f),
                     })
                 })
@@ -834,7 +840,11 @@ pub(crate) fn database(
                 basis.replace('_', " "),
                 intervals
                     .iter()
-                    .find_map(|i| i.workload.measured_iops.unknown_reason.clone())
+                    .find_map(|i| i
+                        .workload
+                        .measured_iops
+                        .unknown_reason()
+                        .map(str::to_string))
                     .unwrap_or_else(|| "every interval was left out".into())
             ),
         });

@@ -333,7 +333,7 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
         ("Host CPU iowait", &w.host_cpu_iowait_pct),
     ];
     for (name, m) in rows {
-        let from = match &m.unknown_reason {
+        let from = match m.unknown_reason() {
             Some(why) => format!("unknown: {why}"),
             None => from_cell(m),
         };
@@ -362,14 +362,14 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     .into_iter()
     .chain(optional.into_iter().filter(|(_, m)| m.value.is_some()))
     {
-        let from = match &m.unknown_reason {
-            Some(why) => why.clone(),
+        let from = match m.unknown_reason() {
+            Some(why) => why.to_string(),
             None => from_cell(m),
         };
         t.add_row(vec![
             Cell::new(name),
             Cell::new(value_cell(m)),
-            Cell::new(m.printed.as_deref().unwrap_or("–")),
+            Cell::new(m.printed().unwrap_or("–")),
             Cell::new(cell_text(&from)),
         ]);
     }

@@ -51,9 +51,9 @@ pub(crate) fn write_exadata(
         rows.push(("Off-Exadata estimate", &o.estimated_iops));
     }
     for (name, m) in rows {
-        let from = match &m.unknown_reason {
+        let from = match m.unknown_reason() {
             Some(why) => format!("unknown: {why}"),
-            None => m.from.clone(),
+            None => m.from.to_string(),
         };
         t.add_row(vec![
             Cell::new(name),

@@ -35,8 +35,7 @@ impl Display for CpuSummary<'_> {
                 f,
                 "unknown: {}",
                 self.busy_figure
-                    .unknown_reason
-                    .as_deref()
+                    .unknown_reason()
                     .unwrap_or("no host CPU figure")
             );
         };

@@ -29,12 +29,12 @@ fn printed_to(half: f64) -> String {
 impl Display for Derived<'_> {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let m = self.0;
-        let Some(d) = &m.derived else {
+        let Some(d) = m.derived() else {
             return Ok(());
         };
         let b = (m.decimals + 1) as usize; // bounds: one digit more than the value
-        let printed = m.printed.clone().or_else(|| {
-            m.as_printed
+        let printed = m.printed().map(str::to_string).or_else(|| {
+            m.as_printed()
                 .map(|p| fmt_num(p, d.printed_decimals as usize))
         });
         match &d.basis {
@@ -107,10 +107,10 @@ impl Display for Derived<'_> {
 
 /// The `From` cell of a figure: its provenance, then how it was derived from totals.
 pub(crate) fn from_cell(m: &Figure) -> String {
-    if m.derived.is_some() {
+    if m.derived().is_some() {
         format!("{}, {}", m.from, Derived(m))
     } else {
-        m.from.clone()
+        m.from.to_string()
     }
 }
 
@@ -122,7 +122,7 @@ pub(crate) fn at_most_text(v: f64, d: usize) -> String {
 
 /// The value cell of a figure: `≤ 0.062` for an average known only as a bound.
 pub(crate) fn value_cell(m: &Figure) -> String {
-    match (m.value, &m.derived) {
+    match (m.value, m.derived()) {
         (Some(v), Some(d)) if d.at_most => at_most_text(v, m.decimals as usize),
         (Some(v), _) => fmt_num(v, m.decimals as usize),
         (None, _) => "unknown".to_string(),
