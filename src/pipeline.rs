@@ -351,7 +351,9 @@ pub fn run_inputs_into(
     let batch_len = rayon::current_num_threads().max(1) * 8;
     let mut skipped = Vec::new();
     let mut duplicates = Vec::new();
-    let mut reports = Reports::default();
+    // One report per input is the rule (a collector file gives several): reserved once, the
+    // lists do not double past the reports they hold.
+    let mut reports = Reports::with_capacity(inputs.len());
     let mut seen = Seen::default();
     let mut host_sources: Vec<crate::ingest::HostSource> = Vec::new();
     let mut virt_sources: Vec<cluster::VirtSource> = Vec::new();
@@ -449,6 +451,15 @@ pub(crate) struct Reports {
 }
 
 impl Reports {
+    /// Room for `n` reports.
+    pub(crate) fn with_capacity(n: usize) -> Reports {
+        Reports {
+            analyses: Vec::with_capacity(n),
+            kept: Vec::with_capacity(n),
+            infos: Vec::with_capacity(n),
+        }
+    }
+
     /// Adds one report (its `part`, the export frame, must have gone to the sink already).
     pub(crate) fn push(&mut self, x: ReportFrame) {
         let ReportFrame {

@@ -192,7 +192,10 @@ pub(crate) fn finish(
             .elapsed_min
             .zip(raw.info.snapshots.elapsed_decimals),
     );
-    metrics::exadata::set_db_time(workload.exadata.as_mut(), raw.info.snapshots.db_time_min);
+    metrics::exadata::set_db_time(
+        workload.exadata.as_deref_mut(),
+        raw.info.snapshots.db_time_min,
+    );
     // A RAC global report is never summed: it keeps only its instances' shares. Any other
     // report may be summed with the other instances of its interval.
     let kept = KeptRows::of(&raw.rows, |i, sec, stat| {

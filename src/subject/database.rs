@@ -465,7 +465,7 @@ pub(crate) fn database(
                 // The instances' DB times add up, as their wait times do.
                 let db_time: Option<f64> =
                     used.iter().map(|&m| infos[m].1.snapshots.db_time_min).sum();
-                metrics::exadata::set_db_time(w.exadata.as_mut(), db_time);
+                metrics::exadata::set_db_time(w.exadata.as_deref_mut(), db_time);
                 Arc::new(w)
             }
             None => analyses[used[0]].workload.clone(),

@@ -55,7 +55,7 @@ pub(crate) fn write_summary(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Re
             sized(crate::subject::database::PEAK_IN_INTERVAL, 1),
         ]);
     }
-    if let Some(o) = w.exadata.as_ref().and_then(|x| x.off_exadata.as_ref()) {
+    if let Some(o) = w.exadata.as_deref().and_then(|x| x.off_exadata.as_ref()) {
         t.add_row(vec!["Off-Exadata estimate".to_string(), o.to_string()]);
     }
     t.add_row(vec![
@@ -375,7 +375,7 @@ pub(crate) fn write_workload(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::R
     }
     right(&mut t, &[1, 2]);
     writeln!(out, "{t}\n")?;
-    super::exadata::write_exadata(out, w.exadata.as_ref(), w.small_read_basis)
+    super::exadata::write_exadata(out, w.exadata.as_deref(), w.small_read_basis)
 }
 
 pub(crate) fn write_database(out: &mut dyn Write, d: &DatabaseAnalysis) -> io::Result<()> {
