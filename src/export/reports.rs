@@ -583,7 +583,9 @@ pub(crate) fn read(df: &DataFrame) -> PolarsResult<Vec<Entry>> {
                 Some(i),
             ) = (out.last_mut(), instance)
             {
-                info.instances.push(i);
+                let mut all = info.instances.to_vec();
+                all.push(i);
+                info.instances = all.into();
             }
             continue;
         }
@@ -619,7 +621,7 @@ pub(crate) fn read(df: &DataFrame) -> PolarsResult<Vec<Entry>> {
                     rate_decimals: rate_decimals[r].unwrap_or(2),
                     title: title[r].clone().unwrap_or_default(),
                     heading: heading[r].clone().unwrap_or_default(),
-                    db: DbInfo {
+                    db: std::sync::Arc::new(DbInfo {
                         db_name: db_name[r].clone().unwrap_or_default(),
                         db_id: db_id[r].unwrap_or_default(),
                         unique_name: unique_name[r].clone(),
@@ -632,8 +634,8 @@ pub(crate) fn read(df: &DataFrame) -> PolarsResult<Vec<Entry>> {
                             .zip(sod_snap[r])
                             .map(|(gib, snap_id)| sizer_parsers::awr::SizeOnDisk { gib, snap_id }),
                         containers: ids[r].iter().copied().zip(names[r].clone()).collect(),
-                    },
-                    instances: instance.into_iter().collect(),
+                    }),
+                    instances: instance.into_iter().collect::<Vec<_>>().into(),
                     snapshots: Snapshots {
                         begin_id: begin_snap[r].unwrap_or_default(),
                         end_id: end_snap[r].unwrap_or_default(),

@@ -88,9 +88,9 @@ pub struct Analysis {
     /// What was read.
     pub source: SourceInfo,
     /// Database identity as the report prints it.
-    pub database: DbInfo,
+    pub database: Arc<DbInfo>,
     /// Instances covered.
-    pub instances: Vec<InstanceInfo>,
+    pub instances: Arc<[InstanceInfo]>,
     /// Interval.
     pub interval: Interval,
     /// The report's figures (shared with its database's interval row when the report alone
@@ -128,8 +128,10 @@ pub(crate) struct ReportInfo {
     pub(crate) rate_decimals: u32,
     pub(crate) title: String,
     pub(crate) heading: String,
-    pub(crate) db: DbInfo,
-    pub(crate) instances: Vec<InstanceInfo>,
+    /// Shared with the report's [`Analysis`].
+    pub(crate) db: Arc<DbInfo>,
+    /// Shared with the report's [`Analysis`].
+    pub(crate) instances: Arc<[InstanceInfo]>,
     pub(crate) snapshots: Snapshots,
     pub(crate) encoding: String,
     pub(crate) warnings: Vec<String>,
@@ -287,8 +289,8 @@ pub(crate) fn reduce(file: String, r: AwrReport) -> ReducedReport {
         rate_decimals: r.rate_decimals,
         title: r.title,
         heading: r.heading,
-        db: r.db,
-        instances: r.instances,
+        db: Arc::new(r.db),
+        instances: r.instances.into(),
         snapshots: r.snapshots,
         encoding: r.encoding,
         warnings: r.warnings,
@@ -404,8 +406,8 @@ pub(crate) fn report_analysis(file: &str, r: &mut ReportInfo, w: IntervalFigures
             heading: r.heading.clone(),
             encoding: r.encoding.clone(),
         },
-        database: r.db.clone(),
-        instances: r.instances.clone(),
+        database: Arc::clone(&r.db),
+        instances: Arc::clone(&r.instances),
         interval: interval_of(&r.snapshots),
         workload: Arc::new(w),
         statistics: std::mem::take(&mut r.statistics),

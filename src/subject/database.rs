@@ -353,7 +353,7 @@ pub(crate) fn database(
     let mut known: BTreeMap<u32, String> = BTreeMap::new();
     let mut instance_info: BTreeMap<u32, InstanceInfo> = BTreeMap::new();
     for &m in members {
-        for i in &infos[m].1.instances {
+        for i in infos[m].1.instances.iter() {
             known.entry(i.number).or_insert_with(|| i.name.clone());
             instance_info.entry(i.number).or_insert_with(|| i.clone());
         }
@@ -473,7 +473,7 @@ pub(crate) fn database(
         let mut per_instance = Vec::new();
         if scope == "cluster" {
             let m = used[0];
-            for i in &infos[m].1.instances {
+            for i in infos[m].1.instances.iter() {
                 // The shares are what a RAC global report keeps
                 // (crate::metrics::kept::RAC_GLOBAL_INSTANCE_ROWS).
                 let get = |col: &str| {
@@ -499,7 +499,7 @@ pub(crate) fn database(
         }
         let mut names: Vec<String> = Vec::new();
         for &m in &used {
-            for i in &infos[m].1.instances {
+            for i in infos[m].1.instances.iter() {
                 names.push(i.name.clone());
             }
         }
@@ -853,7 +853,7 @@ pub(crate) fn database(
     instances.dedup();
     Ok(DatabaseAnalysis {
         key: name,
-        database: first.db.clone(),
+        database: (*first.db).clone(),
         instances,
         instance_info: instance_info.into_values().collect(),
         sources: members.iter().map(|&m| infos[m].0.clone()).collect(),
