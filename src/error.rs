@@ -11,4 +11,10 @@ pub enum RunError {
     /// the engine built itself). The message is polars' own.
     #[error(transparent)]
     Model(#[from] PolarsError),
+    /// The spill file of a large run (`spill.rs`, in `TMPDIR`) could not be made, written
+    /// or read back (the temporary directory unwritable or full).
+    #[error(
+        "the temporary file that holds the reports of a large run (in TMPDIR, or /tmp) failed: {0}"
+    )]
+    Spill(std::io::Error),
 }

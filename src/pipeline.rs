@@ -14,7 +14,8 @@
 //! 3. Back on the calling thread (polars has its own pool), reports of the same database, instance
 //!    and snapshot interval are counted once ([`Duplicate`]); each other report gets its figures
 //!    and keeps only the few rows read again later ([`crate::subject::awr`],
-//!    [`crate::metrics::kept`]). With `--export`, its full rows are handed at once, as its frame
+//!    [`crate::metrics::kept`]); a run of more than [`Settings::spill_after`] inputs holds
+//!    those rows and the report's analysis in a temporary file ([`crate::held`]). With `--export`, its full rows are handed at once, as its frame
 //!    of the model, to a [`ModelSink`] (the streaming export, `ModelExport` of the export module), and
 //!    dropped: the run never holds every row of every report.
 //! 4. The subjects: databases ([`crate::subject::database`]), hosts ([`crate::subject::host`],
@@ -34,13 +35,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::RunError;
+pub(crate) use crate::held::Reports;
+use crate::held::{Held, ReportList};
 use crate::ingest::{check_regular, read_input_limited, read_stdin, Read, ReadError};
-use crate::model::{DataFrame, KeptRows, Model};
+use crate::model::{DataFrame, Model};
 use crate::rules::RuleSet;
 use crate::settings::Settings;
 use crate::subject::awr::{
-    duplicate_key, fingerprint, finish, formula_of, report_analysis, Analysis, DuplicateKey,
-    ReportFrame, ReportInfo,
+    duplicate_key, fingerprint, finish, formula_of, DuplicateKey, ReportInfo,
 };
 use crate::subject::database::{databases, DatabaseAnalysis};
 use crate::subject::{cluster, host, side_by_side};
@@ -86,8 +88,9 @@ pub struct Duplicate {
 /// All results of one run.
 #[derive(Debug)]
 pub struct Run {
-    /// One per readable, non-duplicate report, in input order.
-    pub analyses: Vec<Analysis>,
+    /// One per readable, non-duplicate report, in input order (in memory, or in the spill file
+    /// of a large run: [`crate::held`]).
+    pub analyses: ReportList,
     /// One per database, in order of first appearance.
     pub databases: Vec<DatabaseAnalysis>,
     /// Files named on the command line that could not be analysed.
@@ -353,7 +356,9 @@ pub fn run_inputs_into(
     let mut duplicates = Vec::new();
     // One report per input is the rule (a collector file gives several): reserved once, the
     // lists do not double past the reports they hold.
-    let mut reports = Reports::with_capacity(inputs.len());
+    // A large run holds its reports' analyses and kept rows in the spill file (crate::held).
+    let spill = inputs.len() > settings.spill_threshold();
+    let mut reports = Reports::new(inputs.len(), spill).map_err(RunError::Spill)?;
     let mut seen = Seen::default();
     let mut host_sources: Vec<crate::ingest::HostSource> = Vec::new();
     let mut virt_sources: Vec<cluster::VirtSource> = Vec::new();
@@ -406,7 +411,7 @@ pub fn run_inputs_into(
                         if let (Some(sink), Some(part)) = (rows.as_deref_mut(), x.part.take()) {
                             sink.report(part);
                         }
-                        reports.push(x);
+                        reports.push(x).map_err(RunError::Spill)?;
                     }
                 }
                 Err(e) if inp.explicit || e.fails_in_directory(&inp.path) => {
@@ -440,42 +445,6 @@ pub fn run_inputs_into(
     )
 }
 
-/// The reports read, in run order, each reduced as it arrives to what the run keeps of it: its
-/// [`Analysis`], its [`ReportInfo`] and its [`KeptRows`], in three parallel lists (so that no
-/// buffer of whole [`ReportFrame`]s is alive beside them).
-#[derive(Default)]
-pub(crate) struct Reports {
-    analyses: Vec<Analysis>,
-    kept: Vec<KeptRows>,
-    infos: Vec<(String, ReportInfo)>,
-}
-
-impl Reports {
-    /// Room for `n` reports.
-    pub(crate) fn with_capacity(n: usize) -> Reports {
-        Reports {
-            analyses: Vec::with_capacity(n),
-            kept: Vec::with_capacity(n),
-            infos: Vec::with_capacity(n),
-        }
-    }
-
-    /// Adds one report (its `part`, the export frame, must have gone to the sink already).
-    pub(crate) fn push(&mut self, x: ReportFrame) {
-        let ReportFrame {
-            file,
-            kept,
-            part: _,
-            workload,
-            mut info,
-        } = x;
-        self.analyses
-            .push(report_analysis(&file, &mut info, workload));
-        self.kept.push(kept);
-        self.infos.push((file, info));
-    }
-}
-
 /// What the reading stage hands to [`assemble`]: the reports in run order, duplicates already
 /// dropped, and everything else that was read or refused.
 pub(crate) struct Gathered {
@@ -506,16 +475,17 @@ pub(crate) fn assemble(
         host_sources,
         virt_sources,
     } = g;
-    let Reports {
-        analyses,
-        kept,
+    let Held {
         infos,
-    } = reports;
+        heads,
+        kept,
+        analyses,
+    } = reports.finish().map_err(RunError::Spill)?;
 
     let databases = databases(
         &infos,
         &kept,
-        &analyses,
+        &heads,
         formula,
         formula_info,
         rules,
@@ -525,7 +495,9 @@ pub(crate) fn assemble(
     drop(kept);
     let series = crate::subject::database::series_frame(&databases)?;
     let mut hosts = host::hosts(host_sources, rules, settings, &settings.devices);
-    side_by_side::side_by_side(&mut hosts, &analyses, &databases);
+    side_by_side::side_by_side(&mut hosts, &infos, &heads, &databases);
+    // The heads' figures live on only where a database's interval row shares them.
+    drop(heads);
     let host_series = host::series_frame(&hosts)?;
     let virtual_ = cluster::analyse(virt_sources, rules, settings);
     let consolidation = crate::consolidate::of_run(&databases, &hosts, rules, settings);

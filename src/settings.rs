@@ -79,7 +79,16 @@ pub struct Settings {
     /// Caps on each input's file size and decompressed size (`--max-file-size`,
     /// `--max-decompressed-size`).
     pub limits: sizer_parsers::input::Limits,
+    /// A run of more inputs than this holds each report's analysis and kept rows in a
+    /// temporary file instead of memory (`held.rs`, `spill.rs`); `None` is
+    /// [`SPILL_AFTER`]. The output is the same either way.
+    pub spill_after: Option<usize>,
 }
+
+/// The default of [`Settings::spill_after`]: a run of up to 1,000 inputs holds its reports in
+/// memory (about 15 MB at 15 KB each: `docs/performance.md`); a larger one spills them, so that
+/// its memory grows with its databases and intervals, not its reports.
+pub const SPILL_AFTER: usize = 1_000;
 
 /// Which devices make up the host total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -158,6 +167,11 @@ pub struct DeviceSettings {
 }
 
 impl Settings {
+    /// [`Settings::spill_after`], its default applied.
+    pub fn spill_threshold(&self) -> usize {
+        self.spill_after.unwrap_or(SPILL_AFTER)
+    }
+
     /// What [`crate::capacity::resolve`] looks in.
     pub fn capacity_given(&self) -> crate::capacity::Given<'_> {
         crate::capacity::Given {

@@ -357,8 +357,9 @@ pub fn run(
     // keeps the order of the exports given).
     got.sort_by(|a, b| a.0.cmp_run_order(&b.0));
     let mut seen = Seen::default();
+    let spill = got.len() > settings.spill_threshold();
     let mut g = Gathered {
-        reports: Reports::default(),
+        reports: Reports::new(got.len(), spill).map_err(RunError::Spill)?,
         failures: Vec::new(),
         skipped: Vec::new(),
         duplicates: Vec::new(),
@@ -381,7 +382,7 @@ pub fn run(
                 if let (Some(sink), Some(part)) = (sink.as_deref_mut(), x.part.take()) {
                     sink.report(part);
                 }
-                g.reports.push(*x);
+                g.reports.push(*x).map_err(RunError::Spill)?;
             }
             Got::Other(Status::Duplicate {
                 duplicate_of,

@@ -82,7 +82,7 @@ fn columns(c: &Cells) -> [Option<f64>; COLUMNS] {
 }
 
 /// The kept rows of one instance (`*` = cluster-wide).
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Instance {
     name: Box<str>,
     /// The cells' name ids, in the order of first appearance (the first row of a section and
@@ -161,7 +161,7 @@ impl Instance {
 
 /// The rows of one report that the engine reads after the report is reduced, per instance
 /// (see the module docs): a few dozen cells, where the report has about 1,100.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct KeptRows {
     /// In order of first appearance.
     instances: Vec<Instance>,
@@ -240,6 +240,98 @@ impl KeptRows {
     /// Whether nothing is kept.
     pub fn is_empty(&self) -> bool {
         self.instances.is_empty()
+    }
+
+    /// The rows as bytes, for a run that keeps them on disk ([`crate::spill`]): read back by
+    /// [`KeptRows::from_bytes`] in the same process (the name ids are this process's).
+    ///
+    /// Layout, little-endian: the instance count (`u32`), then per instance its name (`u32`
+    /// length and UTF-8), its cell count `n` (`u32`), `n` ids (`u32`), `n` known-column bytes,
+    /// its value count and values (`u32`, then `f64` bits), its printed count and per printed
+    /// text the cell index, the length and the UTF-8.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.heap_bytes());
+        self.write_bytes(&mut b);
+        b
+    }
+
+    /// [`KeptRows::to_bytes`], appended to `b`.
+    pub fn write_bytes(&self, b: &mut Vec<u8>) {
+        let n = |b: &mut Vec<u8>, x: usize| {
+            b.extend_from_slice(&u32::try_from(x).unwrap_or(u32::MAX).to_le_bytes())
+        };
+        n(b, self.instances.len());
+        for i in &self.instances {
+            n(b, i.name.len());
+            b.extend_from_slice(i.name.as_bytes());
+            n(b, i.ids.len());
+            for id in &i.ids {
+                b.extend_from_slice(&id.to_le_bytes());
+            }
+            b.extend_from_slice(&i.known);
+            n(b, i.values.len());
+            for v in &i.values {
+                b.extend_from_slice(&v.to_bits().to_le_bytes());
+            }
+            n(b, i.printed.len());
+            for (at, t) in &i.printed {
+                b.extend_from_slice(&at.to_le_bytes());
+                n(b, t.len());
+                b.extend_from_slice(t.as_bytes());
+            }
+        }
+    }
+
+    /// The rows [`KeptRows::to_bytes`] wrote; `None` for bytes it did not write (cut short,
+    /// or text that is not UTF-8).
+    pub fn from_bytes(mut b: &[u8]) -> Option<KeptRows> {
+        fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+            let (head, rest) = (b.get(..n)?, b.get(n..)?);
+            *b = rest;
+            Some(head)
+        }
+        fn u32_of(b: &mut &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(take(b, 4)?.try_into().ok()?))
+        }
+        fn len_of(b: &mut &[u8]) -> Option<usize> {
+            u32_of(b).map(|x| x as usize)
+        }
+        fn text(b: &mut &[u8]) -> Option<Box<str>> {
+            let n = len_of(b)?;
+            Some(std::str::from_utf8(take(b, n)?).ok()?.into())
+        }
+        let count = len_of(&mut b)?;
+        let mut instances = Vec::with_capacity(count.min(b.len()));
+        for _ in 0..count {
+            let name = text(&mut b)?;
+            let cells = len_of(&mut b)?;
+            let ids = (0..cells)
+                .map(|_| u32_of(&mut b))
+                .collect::<Option<Vec<u32>>>()?;
+            let known = take(&mut b, cells)?.to_vec();
+            let values = (0..len_of(&mut b)?)
+                .map(|_| {
+                    Some(f64::from_bits(u64::from_le_bytes(
+                        take(&mut b, 8)?.try_into().ok()?,
+                    )))
+                })
+                .collect::<Option<Vec<f64>>>()?;
+            let printed = (0..len_of(&mut b)?)
+                .map(|_| Some((u32_of(&mut b)?, text(&mut b)?)))
+                .collect::<Option<Vec<_>>>()?;
+            let known_values: u32 = known.iter().map(|k| k.count_ones()).sum();
+            if known_values as usize != values.len() {
+                return None;
+            }
+            instances.push(Instance {
+                name,
+                ids,
+                known,
+                values,
+                printed,
+            });
+        }
+        b.is_empty().then_some(KeptRows { instances })
     }
 
     /// The heap bytes held, for the memory test and `docs/performance.md` (the names table is
@@ -321,5 +413,31 @@ mod tests {
             .is_none());
         assert!(k.view("c").is_none());
         assert!(k.get("a", section::LOAD_PROFILE, "not kept").is_none());
+    }
+
+    /// The bytes give back the same rows; bytes cut short or changed in a count are refused.
+    #[test]
+    fn bytes_give_back_the_rows() {
+        let rows = vec![
+            row("a", section::ACTIVITY, "redo writes", Some(3600.0)),
+            row("a", section::ACTIVITY, "redo size", None),
+            row("b", section::ACTIVITY, "redo writes", Some(7200.0)),
+        ];
+        let k = KeptRows::of(&rows, |_, _, _| true);
+        let b = k.to_bytes();
+        let back = KeptRows::from_bytes(&b).unwrap();
+        for inst in ["a", "b"] {
+            assert_eq!(
+                format!("{:?}", back.view(inst).unwrap().sorted()),
+                format!("{:?}", k.view(inst).unwrap().sorted())
+            );
+        }
+        assert_eq!(back.len(), 3);
+        assert!(KeptRows::from_bytes(&b[..b.len() - 1]).is_none());
+        let mut longer = b.clone();
+        longer.push(0);
+        assert!(KeptRows::from_bytes(&longer).is_none());
+        let empty = KeptRows::default();
+        assert!(KeptRows::from_bytes(&empty.to_bytes()).unwrap().is_empty());
     }
 }

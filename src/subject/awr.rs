@@ -171,33 +171,8 @@ pub(crate) fn finish(
     export: bool,
 ) -> PolarsResult<ReportFrame> {
     let global = raw.info.kind == ReportKind::RacGlobal;
-    let inst = match raw.info.kind {
-        ReportKind::RacGlobal => "*".to_string(),
-        _ => raw
-            .info
-            .instances
-            .first()
-            .map(|i| i.name.clone())
-            .unwrap_or_else(|| "*".into()),
-    };
-    let source = metrics::FigureSource::Report {
-        kind: raw.info.kind,
-        statspack: raw.info.statspack,
-    };
-    let mut workload = metrics::workload(
-        &View::of_rows(&raw.rows, &inst),
-        source,
-        formula,
-        raw.info.rate_decimals,
-        raw.info
-            .snapshots
-            .elapsed_min
-            .zip(raw.info.snapshots.elapsed_decimals),
-    );
-    metrics::exadata::set_db_time(
-        workload.exadata.as_deref_mut(),
-        raw.info.snapshots.db_time_min,
-    );
+    let inst = view_instance(&raw.info).to_string();
+    let workload = figures(&View::of_rows(&raw.rows, &inst), &raw.info, formula);
     // A RAC global report is never summed: it keeps only its instances' shares. Any other
     // report may be summed with the other instances of its interval.
     let kept = KeptRows::of(&raw.rows, |i, sec, stat| {
@@ -219,6 +194,52 @@ pub(crate) fn finish(
         workload,
         info: raw.info,
     })
+}
+
+/// The instance whose rows a report's figures read: `*` (cluster-wide) for a RAC global
+/// report, else its instance.
+fn view_instance(info: &ReportInfo) -> &str {
+    match info.kind {
+        ReportKind::RacGlobal => "*",
+        _ => info.instances.first().map_or("*", |i| i.name.as_str()),
+    }
+}
+
+/// A report's figures from `view` (its rows, or its kept rows: [`figures_of_kept`]).
+fn figures(view: &View, info: &ReportInfo, formula: &Formula) -> IntervalFigures {
+    let source = metrics::FigureSource::Report {
+        kind: info.kind,
+        statspack: info.statspack,
+    };
+    let mut workload = metrics::workload(
+        view,
+        source,
+        formula,
+        info.rate_decimals,
+        info.snapshots
+            .elapsed_min
+            .zip(info.snapshots.elapsed_decimals),
+    );
+    metrics::exadata::set_db_time(workload.exadata.as_deref_mut(), info.snapshots.db_time_min);
+    workload
+}
+
+/// The figures of a report that is not a RAC global report, again, from its kept rows: the
+/// same figures [`finish`] computed from all its rows, since the kept rows are every row the
+/// figures read ([`crate::metrics::kept::is_read_by_workload`], checked by its test on every
+/// fixture report). A spilled run (`held.rs`) holds no figures per report and computes
+/// them here for the intervals that one report gives. `None` for a RAC global report (it
+/// keeps only its instances' shares).
+pub(crate) fn figures_of_kept(
+    info: &ReportInfo,
+    kept: &KeptRows,
+    formula: &Formula,
+) -> Option<IntervalFigures> {
+    if info.kind == ReportKind::RacGlobal {
+        return None;
+    }
+    let view = kept.view(view_instance(info)).unwrap_or_default();
+    Some(figures(&view, info, formula))
 }
 
 /// Identity of a report: database, PDB, kind, instance number, begin and end snapshot ids.

@@ -20,14 +20,16 @@ use serde::Serialize;
 use sizer_parsers::awr::{DbInfo, InstanceInfo, ReportKind};
 use sizer_parsers::Format;
 
+use crate::error::RunError;
+use crate::held::{KeptList, ReportHead};
 use crate::metrics::{self, Formula, IntervalFigures};
 use crate::model::frames::{database_series, DatabaseSeriesRow};
 use crate::model::series::{series_stats, SeriesStats};
-use crate::model::{DataFrame, KeptRows, PolarsResult, View};
+use crate::model::{DataFrame, PolarsResult, View};
 use crate::rules::{Demand, Metric, Op, Recommendation, RuleSet};
 use crate::settings::{Settings, SizeOn};
 use crate::sizing::{self, sustained_minutes, trim6, DemandAt, RuleWarnings};
-use crate::subject::awr::{interval_of, Analysis, FormulaInfo, Interval, ReportInfo};
+use crate::subject::awr::{interval_of, FormulaInfo, Interval, ReportInfo};
 use crate::warning::{fmt_grouped, Warning};
 
 /// One interval of a database's series.
@@ -42,8 +44,9 @@ pub struct IntervalRow {
     pub instances: Vec<String>,
     /// Files the interval came from.
     pub sources: Vec<String>,
-    /// Figures of the interval: the report's own (shared with its [`Analysis`]) when one report
-    /// gives the interval, else those of the instances' sum.
+    /// Figures of the interval: the report's own when one report gives the interval (shared
+    /// with its [`crate::subject::awr::Analysis`] in a run held in memory; computed again from
+    /// its kept rows in a spilled one), else those of the instances' sum.
     pub workload: Arc<IntervalFigures>,
     /// RAC global reports: each instance's share, from `IOStat by File Type` (its `Total` row per
     /// `I#`); empty otherwise.
@@ -65,22 +68,34 @@ pub struct IntervalRow {
 pub const PEAK_IN_INTERVAL: &str = "peak_iops_in_interval";
 
 /// `read_iops_max + write_iops_max` of the reports `used` (one interval), summed: `None` when
-/// one of them lacks either.
-fn peak_of(used: &[usize], infos: &[(String, ReportInfo)], kept: &[KeptRows]) -> Option<f64> {
+/// one of them lacks either (a report that is not a collector's record never has them).
+///
+/// # Errors
+/// A read error of the spill file.
+fn peak_of(
+    used: &[usize],
+    infos: &[(String, ReportInfo)],
+    kept: &KeptList,
+) -> Result<Option<f64>, RunError> {
     use sizer_parsers::awr_miner::{READ_IOPS_MAX, WRITE_IOPS_MAX};
-    used.iter().try_fold(0.0, |acc, &m| {
-        let inst = infos[m]
-            .1
-            .instances
-            .first()
-            .map_or("*", |i| i.name.as_str());
-        let k = &kept[m];
+    let mut acc = 0.0;
+    for &m in used {
+        let info = &infos[m].1;
+        if !info.format.collector() {
+            return Ok(None);
+        }
+        let inst = info.instances.first().map_or("*", |i| i.name.as_str());
+        let k = kept.get(m).map_err(RunError::Spill)?;
         let get = |s: &str| {
             k.get(inst, crate::model::section::ACTIVITY, s)
                 .and_then(|c| c.per_second)
         };
-        Some(acc + get(READ_IOPS_MAX)? + get(WRITE_IOPS_MAX)?)
-    })
+        match (get(READ_IOPS_MAX), get(WRITE_IOPS_MAX)) {
+            (Some(r), Some(w)) => acc += r + w,
+            _ => return Ok(None),
+        }
+    }
+    Ok(Some(acc))
 }
 
 /// One instance's IO in a RAC global report (`IOStat by File Type`, row `Total` of its `I#`).
@@ -185,13 +200,13 @@ pub(crate) type DbKey = (u64, String, String);
 
 pub(crate) fn databases(
     infos: &[(String, ReportInfo)],
-    kept: &[KeptRows],
-    analyses: &[Analysis],
+    kept: &KeptList,
+    heads: &[ReportHead],
     formula: &Formula,
     formula_info: &FormulaInfo,
     rules: &RuleSet,
     settings: &Settings,
-) -> PolarsResult<Vec<DatabaseAnalysis>> {
+) -> Result<Vec<DatabaseAnalysis>, RunError> {
     // Group sources by database, in order of first appearance.
     let mut order: Vec<DbKey> = Vec::new();
     let mut groups: HashMap<DbKey, Vec<usize>> = HashMap::new();
@@ -222,7 +237,7 @@ pub(crate) fn databases(
             members,
             infos,
             kept,
-            analyses,
+            heads,
             formula,
             formula_info,
             rules,
@@ -335,13 +350,13 @@ pub(crate) fn database(
     key: &DbKey,
     members: &[usize],
     infos: &[(String, ReportInfo)],
-    kept: &[KeptRows],
-    analyses: &[Analysis],
+    kept: &KeptList,
+    heads: &[ReportHead],
     formula: &Formula,
     formula_info: &FormulaInfo,
     rules: &RuleSet,
     settings: &Settings,
-) -> PolarsResult<DatabaseAnalysis> {
+) -> Result<DatabaseAnalysis, RunError> {
     let first = &infos[members[0]].1;
     let name = if key.2.is_empty() {
         format!("{} (DB Id {})", key.1, key.0)
@@ -444,9 +459,10 @@ pub(crate) fn database(
                         .instances
                         .first()
                         .map_or("*", |i| i.name.as_str());
-                    kept[m].view(inst).unwrap_or_default()
+                    Ok(kept.get(m)?.view(inst).unwrap_or_default())
                 })
-                .collect();
+                .collect::<std::io::Result<_>>()
+                .map_err(RunError::Spill)?;
             let vs: Vec<&View> = vs.iter().collect();
             ("rac_sum", insts.clone(), Some(View::sum(&vs)))
         };
@@ -468,16 +484,31 @@ pub(crate) fn database(
                 metrics::exadata::set_db_time(w.exadata.as_deref_mut(), db_time);
                 Arc::new(w)
             }
-            None => analyses[used[0]].workload.clone(),
+            None => match &heads[used[0]].workload {
+                Some(w) => w.clone(),
+                // A spilled run holds no figures per report: its kept rows give them again.
+                None => {
+                    let m = used[0];
+                    let k = kept.get(m).map_err(RunError::Spill)?;
+                    let w = crate::subject::awr::figures_of_kept(&infos[m].1, &k, formula)
+                        .ok_or_else(|| {
+                            RunError::Spill(std::io::Error::other(
+                                "a RAC global report's figures were not kept",
+                            ))
+                        })?;
+                    Arc::new(w)
+                }
+            },
         };
         let mut per_instance = Vec::new();
         if scope == "cluster" {
             let m = used[0];
+            let kept_m = kept.get(m).map_err(RunError::Spill)?;
             for i in infos[m].1.instances.iter() {
                 // The shares are what a RAC global report keeps
                 // (crate::metrics::kept::RAC_GLOBAL_INSTANCE_ROWS).
                 let get = |col: &str| {
-                    kept[m]
+                    kept_m
                         .get(
                             &i.name,
                             crate::model::section::IOSTAT_FILETYPE,
@@ -541,7 +572,7 @@ pub(crate) fn database(
         }
         let restarted = used
             .iter()
-            .any(|&m| analyses[m].warnings.iter().any(|w| w.id == "restart"));
+            .any(|&m| heads[m].warnings.iter().any(|w| w.id == "restart"));
         if restarted {
             flags.push("restart: an instance started inside the interval".to_string());
         }
@@ -563,7 +594,7 @@ pub(crate) fn database(
             per_instance,
             flags,
             excluded: restarted,
-            peak_iops_in_interval: peak_of(&used, infos, kept),
+            peak_iops_in_interval: peak_of(&used, infos, kept)?,
         });
     }
     intervals.sort_by(|a, b| {
@@ -699,7 +730,7 @@ pub(crate) fn database(
     }
     // Per-report warnings, once per id and message.
     for &m in members {
-        for w in &analyses[m].warnings {
+        for w in &heads[m].warnings {
             if w.id == "restart"
                 || w.id == "rac_instance"
                     && intervals

@@ -9,6 +9,8 @@
 //! in (a log of another day or year), or that has no times, is not set side by side: it is listed
 //! in [`HostAnalysis::awr_not_aligned`] with both windows, so the answer says so.
 
+use std::collections::HashMap;
+
 use chrono::NaiveDateTime;
 use sizer_parsers::awr::ReportKind;
 
@@ -24,11 +26,15 @@ pub(crate) fn short(h: &str) -> String {
 /// report, from its `IOStat by File Type` share) whose `Host Name` is this host, and whose
 /// interval overlaps the host's series, gets the instance's own figures beside the host's
 /// time-weighted totals over the OS intervals that end inside it.
-pub fn side_by_side(
+pub(crate) fn side_by_side(
     hosts: &mut [HostAnalysis],
-    analyses: &[crate::subject::awr::Analysis],
+    infos: &[(String, crate::subject::awr::ReportInfo)],
+    heads: &[crate::held::ReportHead],
     dbs: &[crate::subject::database::DatabaseAnalysis],
 ) {
+    if hosts.is_empty() {
+        return;
+    }
     let parse = |s: &Option<String>| {
         s.as_deref()
             .and_then(|s| NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").ok())
@@ -44,30 +50,35 @@ pub fn side_by_side(
         Option<f64>,
         Option<f64>,
     );
+    // Each report's database, by file (a database lists its reports in `sources`).
+    let db_of: HashMap<&str, &str> = dbs
+        .iter()
+        .flat_map(|d| d.sources.iter().map(|f| (f.as_str(), d.key.as_str())))
+        .rev()
+        .collect();
     let mut rows: Vec<Row> = Vec::new();
-    for a in analyses {
-        if a.source.report_kind == ReportKind::RacGlobal {
+    for ((file, info), head) in infos.iter().zip(heads) {
+        if info.kind == ReportKind::RacGlobal {
             continue;
         }
-        let Some(inst) = a.instances.first() else {
+        let Some(inst) = info.instances.first() else {
             continue;
         };
         let Some(host) = inst.host.clone() else {
             continue;
         };
-        let key = dbs
-            .iter()
-            .find(|d| d.sources.contains(&a.source.file))
-            .map(|d| d.key.clone())
-            .unwrap_or_else(|| a.database.db_name.clone());
+        let key = db_of
+            .get(file.as_str())
+            .map(|k| k.to_string())
+            .unwrap_or_else(|| info.db.db_name.clone());
         rows.push((
             key,
             inst.name.clone(),
             host,
-            a.interval.begin_time.clone(),
-            a.interval.end_time.clone(),
-            a.workload.measured_iops.exact,
-            a.workload.total_mb_s.exact,
+            head.interval.begin_time.clone(),
+            head.interval.end_time.clone(),
+            head.measured_iops,
+            head.total_mb_s,
         ));
     }
     for d in dbs {

@@ -126,7 +126,11 @@ fn non_finite_in(run: &Run) -> Vec<String> {
     let mut found = non_finite("databases", &run.databases);
     found.extend(non_finite("hosts", &run.hosts));
     found.extend(non_finite("virtual", &run.virtual_));
-    found.extend(non_finite("reports", &run.analyses));
+    // A one-file run holds its reports in memory (spilled only past `Settings::spill_after`).
+    found.extend(non_finite(
+        "reports",
+        run.analyses.in_memory().unwrap_or_default(),
+    ));
     found.extend(non_finite("fleet.databases", &sizer::fleet::databases(run)));
     found.extend(non_finite("fleet.hosts", &sizer::fleet::hosts(run)));
     found

@@ -24,6 +24,7 @@ mod precision;
 mod scale;
 mod shell;
 mod snapshots;
+mod spill;
 mod tiers;
 mod values;
 mod virt;
