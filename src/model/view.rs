@@ -30,11 +30,15 @@ impl View {
     /// wins).
     fn of_rows_where(rows: &[StatRow], keep: impl Fn(&StatRow) -> bool) -> View {
         let mut map: Table = HashMap::new();
-        for r in rows.iter().filter(|r| keep(r)) {
-            map.entry(r.section.to_string())
-                .or_default()
-                .entry(r.statistic.clone())
-                .or_insert_with(|| Cells {
+        // A report's ~1,100 rows come in runs of one section (a few dozen sections): the
+        // section is looked up once per run, not once per row with an owned key each
+        // (`docs/performance.md`, "Fleet CPU").
+        let mut kept = rows.iter().filter(|r| keep(r)).peekable();
+        while let Some(first) = kept.peek() {
+            let section = first.section;
+            let stats = map.entry(section.to_string()).or_default();
+            while let Some(r) = kept.next_if(|r| r.section == section) {
+                stats.entry(r.statistic.clone()).or_insert_with(|| Cells {
                     total: r.total,
                     per_second: r.per_second,
                     per_trans: r.per_trans,
@@ -43,10 +47,7 @@ impl View {
                     lo: r.lo,
                     hi: r.hi,
                 });
-        }
-        map.shrink_to_fit();
-        for m in map.values_mut() {
-            m.shrink_to_fit();
+            }
         }
         View { map }
     }

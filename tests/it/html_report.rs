@@ -59,12 +59,7 @@ fn receipt_html_is_self_contained_and_holds_the_json_figures() {
         .iter()
         .find(|t| t.heading == "Summary")
         .expect("a Summary table under its heading");
-    let cells: Vec<&str> = summary
-        .rows
-        .iter()
-        .flatten()
-        .map(|c| c.text.as_str())
-        .collect();
+    let cells: Vec<&str> = summary.rows().flat_map(|r| r.texts()).collect();
     let text = cells.join(" | ");
     let p95 = db["statistics"]["required_iops"]["p95"].as_f64().unwrap();
     assert!(text.contains(&sizer::report::fmt_num(p95, 2)), "{text}");

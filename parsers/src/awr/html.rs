@@ -31,6 +31,8 @@
 
 mod cpu;
 mod legacy;
+mod skip;
+mod text;
 
 use std::collections::HashMap;
 
@@ -39,6 +41,7 @@ use super::{efficiency_range, iostat_column, iostat_group, IoCol};
 use crate::error::{Location, ParseError};
 use crate::html::{self, Document, Table};
 use crate::num::{self, Scale};
+use text::{label, norm};
 
 /// Does this text look like an AWR HTML report? Cheap check on the first 256 KiB: markup (a
 /// line that starts with `<html`, `<!doctype`, `<head`, `<title` or `<table`, after spaces or a
@@ -49,31 +52,25 @@ pub fn looks_like(text: &str) -> bool {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let head = text[..end].to_ascii_lowercase();
-    markup(&head) && (head.contains("workload repository") || head.contains("<title>awr "))
+    // Compared without case, not on a lower-cased copy: detection runs on every input, twice
+    // for a report read whole (`docs/performance.md`, "Fleet CPU").
+    let head = &text[..end];
+    markup(head)
+        && (text::contains_ignore_case(head.as_bytes(), b"workload repository")
+            || text::contains_ignore_case(head.as_bytes(), b"<title>awr "))
 }
 
-/// True when lower-cased `head` has a line that starts with `<html`, `<!doctype`, `<head`,
-/// `<title` or `<table` (after spaces or a BOM): HTML markup, not a tag quoted in prose.
+/// True when `head` has a line that starts with `<html`, `<!doctype`, `<head`, `<title` or
+/// `<table`, in any case (after spaces or a BOM): HTML markup, not a tag quoted in prose.
 pub(crate) fn markup(head: &str) -> bool {
     head.lines().any(|l| {
-        let l = l.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        let l = l
+            .trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+            .as_bytes();
         ["<html", "<!doctype", "<head", "<title", "<table"]
             .iter()
-            .any(|t| l.starts_with(t))
+            .any(|t| l.len() >= t.len() && l[..t.len()].eq_ignore_ascii_case(t.as_bytes()))
     })
-}
-
-fn norm(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_ascii_lowercase()
-}
-
-fn label(s: &str) -> String {
-    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    s.trim_end_matches(':').trim().to_string()
 }
 
 /// Column index by normalised header name; the first column of that name wins.
@@ -223,7 +220,19 @@ pub fn parse(text: &str) -> Result<AwrReport, ParseError> {
 
 /// [`parse`] of a report that prints its numbers in the C locale.
 fn parse_c_locale(text: &str) -> Result<AwrReport, ParseError> {
-    let doc = Doc::new(html::parse(text));
+    parse_doc(html::parse_skipping(text, &skip::never_read))
+}
+
+/// [`parse_c_locale`] of a document parsed with every table's rows, skipped or not
+/// (`skip`'s tests compare the two).
+#[cfg(test)]
+fn parse_c_locale_every_table(text: &str) -> Result<AwrReport, ParseError> {
+    parse_doc(html::parse(text))
+}
+
+/// The report in a parsed document.
+fn parse_doc(doc: Document) -> Result<AwrReport, ParseError> {
+    let doc = Doc::new(doc);
     let title_heading = doc
         .headings
         .iter()

@@ -7,28 +7,36 @@
 
 use super::entities::attr_value;
 use super::tags::Tag;
-use super::{Cell, Document, Table};
+use super::{Document, Table};
 
 /// Appends `src` to `dst` with white space (and U+00A0) collapsed to single spaces, never starting
 /// `dst` with a space. Streaming: pushing `a` then `b` gives the same as pushing `a + b`.
 fn push_text(dst: &mut String, src: &str) {
+    push_text_after(dst, 0, src);
+}
+
+/// [`push_text`] onto the part of `dst` after byte `base`, as if that part were the whole
+/// string: a space is added only after text that follows `base`.
+fn push_text_after(dst: &mut String, base: usize, src: &str) {
     let b = src.as_bytes();
     let mut run = 0; // start of the pending run of non-space characters
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        let (space, len) = if c < 0x80 {
-            (
-                matches!(c, b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' | b' '),
-                1,
-            )
-        } else {
-            let ch = src[i..].chars().next().unwrap_or(' ');
-            (ch == '\u{a0}' || ch.is_whitespace(), ch.len_utf8())
+        let (space, len) = match CLASS[usize::from(c)] {
+            PLAIN => {
+                i += 1;
+                continue;
+            }
+            SPACE => (true, 1),
+            _ => {
+                let ch = src[i..].chars().next().unwrap_or(' ');
+                (ch == '\u{a0}' || ch.is_whitespace(), ch.len_utf8())
+            }
         };
         if space {
             dst.push_str(&src[run..i]);
-            if !dst.is_empty() && !dst.ends_with(' ') {
+            if dst.len() > base && !dst.ends_with(' ') {
                 dst.push(' ');
             }
             run = i + len;
@@ -37,6 +45,23 @@ fn push_text(dst: &mut String, src: &str) {
     }
     dst.push_str(&src[run..]);
 }
+
+/// Byte classes for [`push_text_after`]: an ASCII character that is not white space, ASCII white
+/// space (`\t \n \x0B \x0C \r` and space), or the first byte of a non-ASCII character.
+const PLAIN: u8 = 0;
+const SPACE: u8 = 1;
+const CLASS: [u8; 256] = {
+    let mut t = [2u8; 256];
+    let mut c = 0;
+    while c < 0x80 {
+        t[c] = match c as u8 {
+            b'\t' | b'\n' | b'\x0B' | b'\x0C' | b'\r' | b' ' => SPACE,
+            _ => PLAIN,
+        };
+        c += 1;
+    }
+    t
+};
 
 fn finish(s: &mut String) {
     while s.ends_with(' ') {
@@ -62,14 +87,10 @@ impl LineCounter<'_> {
     }
 }
 
-/// Counts LF bytes; 64-byte chunks summed in a byte so that the compiler vectorises the loop.
+/// Counts LF bytes with `memchr` (vectorised, chosen at run time): AWR HTML has long lines
+/// (about 150 bytes each), and a byte-wise count of a whole report was 5 % of a fleet run.
 pub(super) fn count_newlines(b: &[u8]) -> usize {
-    let mut chunks = b.chunks_exact(64);
-    let mut n = 0;
-    for c in &mut chunks {
-        n += usize::from(c.iter().map(|&x| u8::from(x == b'\n')).sum::<u8>());
-    }
-    n + chunks.remainder().iter().filter(|&&x| x == b'\n').count()
+    memchr::memchr_iter(b'\n', b).count()
 }
 
 /// Groups the scanner's tags and text into the [`Document`].
@@ -78,23 +99,31 @@ pub(super) struct Builder<'a> {
     /// Indices into doc.tables of the open tables, innermost last.
     open: Vec<usize>,
     in_cell: bool,
+    /// In a cell of a table that is read (not [`Table::skipped`]): its text is collected.
+    in_read_cell: bool,
+    /// Whether a table with this summary is skipped (its rows not read).
+    skip: &'a dyn Fn(&str) -> bool,
     in_heading: Option<String>,
     in_title: Option<String>,
     heading: String,
     lines: LineCounter<'a>,
-    /// The text of the current cell (the last cell of the innermost open table, while
-    /// `in_cell`), moved into the cell before any structural change: one exact-size allocation
-    /// per cell instead of a growing string.
-    cell: String,
+    /// Where the text given since the last change of the table structure starts in the
+    /// innermost open table's text, while there is such text: white space is collapsed within
+    /// that stretch only (as the scanner's earlier per-cell buffer did), so text that resumes
+    /// after a nested table starts without a space.
+    pending: Option<usize>,
 }
 
 impl<'a> Builder<'a> {
-    /// A builder for the document of `text` (the bytes its line numbers count).
-    pub(super) fn new(text: &'a str) -> Self {
+    /// A builder for the document of `text` (the bytes its line numbers count), skipping the
+    /// rows of every table whose summary `skip` holds for.
+    pub(super) fn new(text: &'a str, skip: &'a dyn Fn(&str) -> bool) -> Self {
         Builder {
             doc: Document::default(),
             open: Vec::new(),
             in_cell: false,
+            in_read_cell: false,
+            skip,
             in_heading: None,
             in_title: None,
             heading: String::new(),
@@ -103,14 +132,14 @@ impl<'a> Builder<'a> {
                 pos: 0,
                 line: 1,
             },
-            cell: String::new(),
+            pending: None,
         }
     }
 
     /// Whether text is being collected at all (else it is skipped unread).
     #[inline]
     pub(super) fn collecting(&self) -> bool {
-        self.in_cell || self.in_heading.is_some() || self.in_title.is_some()
+        self.in_read_cell || self.in_heading.is_some() || self.in_title.is_some()
     }
 
     pub(super) fn text(&mut self, s: &str) {
@@ -120,31 +149,32 @@ impl<'a> Builder<'a> {
         if let Some(h) = self.in_title.as_mut() {
             push_text(h, s);
         }
-        if self.in_cell {
+        if self.in_read_cell {
             self.cell_text(s);
         }
     }
 
+    /// Text of the current cell: written straight into its table's text. `in_cell` means the
+    /// innermost open table's last row ends with the cell being read.
     fn cell_text(&mut self, s: &str) {
-        push_text(&mut self.cell, s);
-    }
-
-    /// Moves the pending text into its cell; called before every change of the table structure,
-    /// so the cell is the same one the text would have gone to directly.
-    fn flush_cell(&mut self) {
-        if self.cell.is_empty() {
+        let Some(&i) = self.open.last() else {
+            return;
+        };
+        let t = &mut self.doc.tables[i];
+        if !t.has_open_cell() {
             return;
         }
-        if let Some(&i) = self.open.last() {
-            if let Some(cell) = self.doc.tables[i]
-                .rows
-                .last_mut()
-                .and_then(|r| r.last_mut())
-            {
-                cell.text.push_str(&self.cell);
-            }
+        let base = *self.pending.get_or_insert(t.text.len());
+        push_text_after(&mut t.text, base, s);
+        if let Some(c) = t.cells.last_mut() {
+            c.end = t.text.len();
         }
-        self.cell.clear();
+    }
+
+    /// Ends the stretch of text being collapsed; called before every change of the table
+    /// structure.
+    fn flush_cell(&mut self) {
+        self.pending = None;
     }
 
     fn close_innermost(&mut self) {
@@ -175,47 +205,47 @@ impl<'a> Builder<'a> {
                         s
                     })
                     .unwrap_or_default();
-                self.doc.tables.push(Table {
-                    summary,
-                    heading: self.heading.clone(),
-                    rows: Vec::new(),
-                    line: self.lines.line_at(offset),
-                    closed: false,
-                });
+                let line = self.lines.line_at(offset);
+                // A table nested in a cell of a skipped table is skipped with it.
+                let skipped = (self.in_cell
+                    && self
+                        .open
+                        .last()
+                        .is_some_and(|&i| self.doc.tables[i].skipped))
+                    || (self.skip)(&summary);
+                let mut table = Table::new(summary, self.heading.clone(), line);
+                table.skipped = skipped;
+                self.doc.tables.push(table);
                 self.open.push(self.doc.tables.len() - 1);
                 self.in_cell = false;
+                self.in_read_cell = false;
             }
             Tag::Tr => {
                 if let Some(&i) = self.open.last() {
-                    // Rows of a table are usually as wide as the previous one.
-                    let rows = &mut self.doc.tables[i].rows;
-                    let width = rows.last().map_or(0, Vec::len);
-                    rows.push(Vec::with_capacity(width));
+                    let tbl = &mut self.doc.tables[i];
+                    if !tbl.skipped {
+                        tbl.push_row();
+                    }
                     self.in_cell = false;
+                    self.in_read_cell = false;
                 }
             }
             Tag::Td | Tag::Th => {
                 if let Some(&i) = self.open.last() {
-                    let colspan = attr
-                        .and_then(|v| attr_value(v).trim().parse().ok())
-                        .unwrap_or(1);
                     let tbl = &mut self.doc.tables[i];
-                    if tbl.rows.is_empty() {
-                        tbl.rows.push(Vec::new());
+                    if !tbl.skipped {
+                        let colspan = attr
+                            .and_then(|v| attr_value(v).trim().parse().ok())
+                            .unwrap_or(1);
+                        // The previous cell of this row, if any, is complete.
+                        tbl.trim_last_cell();
+                        tbl.push_cell(tag == Tag::Th, colspan);
                     }
-                    let row = tbl.rows.last_mut().expect("row pushed above");
-                    if let Some(prev) = row.last_mut() {
-                        finish(&mut prev.text);
-                    }
-                    row.push(Cell {
-                        text: String::new(),
-                        header: tag == Tag::Th,
-                        colspan,
-                    });
                     self.in_cell = true;
+                    self.in_read_cell = !tbl.skipped;
                 }
             }
-            Tag::Break if self.in_cell => self.cell_text(" "),
+            Tag::Break if self.in_read_cell => self.cell_text(" "),
             Tag::Heading => self.in_heading = Some(String::new()),
             Tag::Title => self.in_title = Some(String::new()),
             Tag::Html | Tag::Body => self.doc.saw_html = true,
@@ -232,14 +262,19 @@ impl<'a> Builder<'a> {
             Tag::Table => {
                 self.close_innermost();
                 self.in_cell = false;
+                self.in_read_cell = false;
             }
             Tag::Td | Tag::Th => {
                 if let Some(&i) = self.open.last() {
                     close_cell(&mut self.doc.tables[i]);
                 }
                 self.in_cell = false;
+                self.in_read_cell = false;
             }
-            Tag::Tr => self.in_cell = false,
+            Tag::Tr => {
+                self.in_cell = false;
+                self.in_read_cell = false;
+            }
             Tag::Heading => {
                 if let Some(mut h) = self.in_heading.take() {
                     finish(&mut h);
@@ -276,7 +311,5 @@ impl<'a> Builder<'a> {
 }
 
 fn close_cell(t: &mut Table) {
-    if let Some(c) = t.rows.last_mut().and_then(|r| r.last_mut()) {
-        finish(&mut c.text);
-    }
+    t.trim_last_cell();
 }

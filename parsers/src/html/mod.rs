@@ -9,9 +9,11 @@
 //! `<` with [`memchr`](mod@memchr), classifies the tag name case-insensitively (`TABLE`, `Td`),
 //! reads only the `summary` attribute of `<table>` and `colspan` of `<td>`/`<th>`, and
 //! materialises text only inside `<td>`/`<th>`, `<h1>`–`<h3>` and `<title>`; all other text is
-//! skipped (only searched for the next `<`) and never allocated. A cell's text is collected in
-//! one reused buffer and copied into the cell once. Line numbers are counted incrementally, so
-//! the bytes are counted once in total.
+//! skipped (only searched for the next `<`) and never allocated. A table keeps the text of all
+//! its cells in one string and its cells in one list (a cell is a range of that string), so a
+//! report's ~30,000 cells cost a few allocations per table, not one or two per cell. Line numbers
+//! are counted incrementally, so the bytes are counted once in total. [`parse_skipping`] leaves
+//! out the rows of tables the caller never reads.
 //!
 //! Why not a WHATWG tokenizer: batch runs size hundreds of reports, and a general tokenizer
 //! (html5gum, used here before) builds every tag, attribute map and text token of a 2 MB report
@@ -79,15 +81,78 @@ mod tags;
 #[cfg(test)]
 mod tests;
 
-/// One cell: its text with white space collapsed, and whether it was a `<th>`.
+/// One cell as a table stores it: where its text lies in the table's text, whether it was a
+/// `<th>`, and its `colspan`. Read it through [`Table::rows`], which gives [`CellRef`]s.
+///
+/// A table keeps the text of all its cells in one string and its cells in one list, so a
+/// report's ~30,000 cells cost a few allocations per table instead of two or three per cell
+/// (one `String` per cell and one `Vec` per row cost about a fifth of a fleet run in `malloc`
+/// and `free`: `docs/performance.md`, "Fleet CPU").
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cell {
+struct Cell {
+    /// Byte range of the text in [`Table::text`].
+    start: usize,
+    end: usize,
+    header: bool,
+    colspan: usize,
+}
+
+/// One cell of a row: its text with white space collapsed, and whether it was a `<th>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellRef<'a> {
     /// Text content; runs of white space (including no-break spaces) collapsed to one space, trimmed.
-    pub text: String,
+    pub text: &'a str,
     /// `true` for `<th>`.
     pub header: bool,
     /// The `colspan` attribute (1 when absent).
     pub colspan: usize,
+}
+
+/// One row of a table: its cells in order ([`Row::cells`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Row<'a> {
+    text: &'a str,
+    cells: &'a [Cell],
+}
+
+impl<'a> Row<'a> {
+    /// Number of cells (`<td>` and `<th>`, a `colspan` counting once).
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether the row has no cell (`<tr></tr>`).
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Cell `i`, if the row has it.
+    pub fn get(&self, i: usize) -> Option<CellRef<'a>> {
+        self.cells.get(i).map(|c| self.cell(c))
+    }
+
+    /// The cells in order.
+    pub fn cells(&self) -> impl ExactSizeIterator<Item = CellRef<'a>> + Clone + 'a {
+        let text = self.text;
+        self.cells.iter().map(move |c| CellRef {
+            text: &text[c.start..c.end],
+            header: c.header,
+            colspan: c.colspan,
+        })
+    }
+
+    /// The cell texts in order.
+    pub fn texts(&self) -> Vec<&'a str> {
+        self.cells().map(|c| c.text).collect()
+    }
+
+    fn cell(&self, c: &Cell) -> CellRef<'a> {
+        CellRef {
+            text: &self.text[c.start..c.end],
+            header: c.header,
+            colspan: c.colspan,
+        }
+    }
 }
 
 /// One `<table>` of the document.
@@ -97,22 +162,116 @@ pub struct Table {
     pub summary: String,
     /// The text of the last `<h1>`, `<h2>` or `<h3>` before the table (AWR's section title).
     pub heading: String,
-    /// Rows in document order; each row is its cells in order.
-    pub rows: Vec<Vec<Cell>>,
     /// 1-based line of the `<table>` tag.
     pub line: usize,
     /// Whether `</table>` was seen.
     pub closed: bool,
+    /// Whether the caller skipped this table's rows ([`parse_skipping`]): it has none.
+    skipped: bool,
+    /// The text of every cell, one after the other, in document order.
+    text: String,
+    /// Every cell in document order.
+    cells: Vec<Cell>,
+    /// Index in `cells` of each row's first cell; row `r` ends where row `r + 1` starts.
+    row_starts: Vec<usize>,
 }
 
 impl Table {
+    /// An empty table with these texts (no rows).
+    fn new(summary: String, heading: String, line: usize) -> Table {
+        Table {
+            summary,
+            heading,
+            line,
+            ..Table::default()
+        }
+    }
+
+    /// Whether its rows were skipped ([`parse_skipping`]): then it has none, whatever the markup
+    /// held.
+    pub fn skipped(&self) -> bool {
+        self.skipped
+    }
+
+    /// Number of rows, header rows included.
+    pub fn row_count(&self) -> usize {
+        self.row_starts.len()
+    }
+
+    /// Row `r`, if the table has it.
+    pub fn row(&self, r: usize) -> Option<Row<'_>> {
+        (r < self.row_count()).then(|| self.row_at(r))
+    }
+
+    /// Rows in document order.
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = Row<'_>> + '_ {
+        (0..self.row_count()).map(|r| self.row_at(r))
+    }
+
+    /// Row `r`, which the table has (`r < row_count()`).
+    fn row_at(&self, r: usize) -> Row<'_> {
+        let start = self.row_starts[r];
+        let end = self
+            .row_starts
+            .get(r + 1)
+            .copied()
+            .unwrap_or(self.cells.len());
+        Row {
+            text: &self.text,
+            cells: &self.cells[start..end],
+        }
+    }
+
+    /// Starts a new, empty row.
+    fn push_row(&mut self) {
+        self.row_starts.push(self.cells.len());
+    }
+
+    /// Appends an empty cell to the last row (starting a row first when there is none).
+    fn push_cell(&mut self, header: bool, colspan: usize) {
+        if self.row_starts.is_empty() {
+            self.push_row();
+        }
+        let at = self.text.len();
+        self.cells.push(Cell {
+            start: at,
+            end: at,
+            header,
+            colspan,
+        });
+    }
+
+    /// Whether the last row has a cell (the one cell text goes to).
+    fn has_open_cell(&self) -> bool {
+        self.row_starts
+            .last()
+            .is_some_and(|&s| s < self.cells.len())
+    }
+
+    /// Drops trailing spaces from the last cell of the last row, if that row has a cell.
+    fn trim_last_cell(&mut self) {
+        if !self.has_open_cell() {
+            return;
+        }
+        if let Some(c) = self.cells.last_mut() {
+            let bytes = self.text.as_bytes();
+            let mut end = c.end;
+            while end > c.start && bytes[end - 1] == b' ' {
+                end -= 1;
+            }
+            if end != c.end {
+                c.end = end;
+                self.text.truncate(end);
+            }
+        }
+    }
+
     /// Number of leading header rows: rows with at least one `<th>` whose other cells are empty
     /// `<td>`s (AWR's RAC reports pad group-header rows with `<td>&#160;</td>`).
     pub fn header_rows(&self) -> usize {
-        self.rows
-            .iter()
-            .take_while(|r| {
-                r.iter().any(|c| c.header) && r.iter().all(|c| c.header || c.text.is_empty())
+        self.rows()
+            .take_while(|row| {
+                row.cells().any(|c| c.header) && row.cells().all(|c| c.header || c.text.is_empty())
             })
             .count()
     }
@@ -120,13 +279,13 @@ impl Table {
     /// Column names: the last header row, expanded by `colspan` so that index `i` names column `i`.
     pub fn columns(&self) -> Vec<String> {
         let n = self.header_rows();
-        if n == 0 {
+        let Some(row) = n.checked_sub(1).and_then(|r| self.row(r)) else {
             return Vec::new();
-        }
+        };
         let mut out = Vec::new();
-        for c in &self.rows[n - 1] {
+        for c in row.cells() {
             for _ in 0..c.colspan.max(1) {
-                out.push(c.text.clone());
+                out.push(c.text.to_string());
             }
         }
         out
@@ -134,9 +293,7 @@ impl Table {
 
     /// Data rows (all rows after the header rows), as cell texts.
     pub fn data(&self) -> impl Iterator<Item = Vec<&str>> {
-        self.rows[self.header_rows()..]
-            .iter()
-            .map(|r| r.iter().map(|c| c.text.as_str()).collect())
+        self.rows().skip(self.header_rows()).map(|row| row.texts())
     }
 
     /// The section's name for messages: heading, else summary.
@@ -166,5 +323,16 @@ pub struct Document {
 
 /// Parses `text` and collects its tables.
 pub fn parse(text: &str) -> Document {
-    scanner::Scanner::new(text).run()
+    parse_skipping(text, &|_| false)
+}
+
+/// [`parse`], except that a table whose `summary` (white space collapsed) `skip` holds for, and
+/// any table nested in one of its cells, keeps its summary, heading, line and `closed` but no
+/// rows ([`Table::skipped`]): the scanner still reads its markup, for the document's structure,
+/// but collects none of its text. Everything else is as [`parse`] gives it.
+///
+/// A caller that reads only some sections skips the large ones it never reads (an AWR report's
+/// SQL text and latch tables are about 40 % of its bytes).
+pub fn parse_skipping(text: &str, skip: &dyn Fn(&str) -> bool) -> Document {
+    scanner::Scanner::new(text, skip).run()
 }

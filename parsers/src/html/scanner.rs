@@ -2,13 +2,13 @@
 //! [`super::tags`], skips comments and the content of raw-text elements, decodes character
 //! references in collected text, and hands tags and text to the [`Builder`].
 
-use memchr::{memchr, memchr2};
+use memchr::memchr2;
 
 use super::builder::Builder;
 use super::entities::decode_into;
 use super::tags::{
-    bogus_comment_end, classify, comment_end, ends_name, find_end_tag, find_script_end, tag_rest,
-    Tag, Want,
+    bogus_comment_end, classify, comment_end, ends_name, find_byte, find_end_tag, find_script_end,
+    tag_rest, Tag, Want,
 };
 use super::Document;
 
@@ -21,11 +21,12 @@ pub(super) struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    /// A scanner at the start of `text`, with an empty document.
-    pub(super) fn new(text: &'a str) -> Self {
+    /// A scanner at the start of `text`, with an empty document; the rows of a table whose
+    /// summary `skip` holds for are not read.
+    pub(super) fn new(text: &'a str, skip: &'a dyn Fn(&str) -> bool) -> Self {
         Scanner {
             src: text,
-            out: Builder::new(text),
+            out: Builder::new(text, skip),
             scratch: String::new(),
         }
     }
@@ -46,7 +47,7 @@ impl<'a> Scanner<'a> {
         let special = if nul {
             memchr2(b'&', 0, b).is_some()
         } else {
-            memchr(b'&', b).is_some()
+            find_byte(b'&', b).is_some()
         };
         if special {
             let mut buf = std::mem::take(&mut self.scratch);
@@ -78,7 +79,7 @@ impl<'a> Scanner<'a> {
         let n = b.len();
         let mut pos = 0;
         while pos < n {
-            let Some(k) = memchr(b'<', &b[pos..]) else {
+            let Some(k) = find_byte(b'<', &b[pos..]) else {
                 self.text(pos, n, false);
                 return;
             };
