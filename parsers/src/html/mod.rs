@@ -128,17 +128,14 @@ impl<'a> Row<'a> {
 
     /// Cell `i`, if the row has it.
     pub fn get(&self, i: usize) -> Option<CellRef<'a>> {
-        self.cells.get(i).map(|c| self.cell(c))
+        let row = *self;
+        self.cells.get(i).map(|c| row.cell(c))
     }
 
     /// The cells in order.
     pub fn cells(&self) -> impl ExactSizeIterator<Item = CellRef<'a>> + Clone + 'a {
-        let text = self.text;
-        self.cells.iter().map(move |c| CellRef {
-            text: &text[c.start..c.end],
-            header: c.header,
-            colspan: c.colspan,
-        })
+        let row = *self;
+        self.cells.iter().map(move |c| row.cell(c))
     }
 
     /// The cell texts in order.
@@ -146,7 +143,7 @@ impl<'a> Row<'a> {
         self.cells().map(|c| c.text).collect()
     }
 
-    fn cell(&self, c: &Cell) -> CellRef<'a> {
+    fn cell(self, c: &Cell) -> CellRef<'a> {
         CellRef {
             text: &self.text[c.start..c.end],
             header: c.header,
